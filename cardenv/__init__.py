@@ -1,0 +1,17 @@
+"""cardenv: multi-agent RL environments for card games of hidden and remembered
+information, as PettingZoo AEC environments.
+
+    import cardenv
+    env = cardenv.onefifty_v0.env()
+
+Importing cardenv also registers every environment with PettingZoo's registry, so
+``pettingzoo.make("aec", "cardenv/onefifty-v0")`` works after ``import cardenv``.
+"""
+
+from cardenv import onefifty_v0
+from cardenv.registry import ENV_IDS, register_envs
+
+__version__ = "0.1.0"
+__all__ = ["ENV_IDS", "onefifty_v0", "register_envs"]
+
+register_envs()

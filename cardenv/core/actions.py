@@ -1,0 +1,110 @@
+"""Action tables: one flat, stable numbering of every action a ruleset has.
+
+Each action id belongs to a *kind* (``"draw"``, ``"swap"`` …) and may carry a slot and a
+seat offset (``1`` = the next player clockwise from the one acting). Offsets, not
+absolute seats, keep a policy's meaning the same whichever seat it plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: int
+    kind: str
+    name: str
+    slot: int | None = None
+    offset: int | None = None
+    description: str = ""
+
+
+class ActionTable:
+    """Ids, names and arguments of a ruleset's actions, built in a fixed order."""
+
+    def __init__(self) -> None:
+        self.specs: list[ActionSpec] = []
+        self._id_by_name: dict[str, int] = {}
+        self._first_by_kind: dict[str, int] = {}
+        self._kind_shape: dict[str, tuple[int, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def _add(self, kind: str, name: str, slot: int | None, offset: int | None, description: str) -> int:
+        action_id = len(self.specs)
+        self.specs.append(ActionSpec(action_id, kind, name, slot, offset, description))
+        if name in self._id_by_name:
+            raise ValueError(f"duplicate action name {name!r}")
+        self._id_by_name[name] = action_id
+        return action_id
+
+    def add(self, kind: str, name: str, description: str = "") -> int:
+        """A single action with no arguments."""
+        self._first_by_kind[kind] = self._add(kind, name, None, None, description)
+        self._kind_shape[kind] = (1, 1)
+        return self._first_by_kind[kind]
+
+    def add_slots(self, kind: str, name_format: str, num_slots: int, description: str = "") -> int:
+        """One action per slot; ``name_format`` uses ``{slot}``."""
+        self._first_by_kind[kind] = len(self.specs)
+        self._kind_shape[kind] = (1, num_slots)
+        for s in range(num_slots):
+            self._add(kind, name_format.format(slot=s), s, None, description)
+        return self._first_by_kind[kind]
+
+    def add_seat_slots(
+        self, kind: str, name_format: str, offsets: Iterable[int], num_slots: int, description: str = ""
+    ) -> int:
+        """One action per (seat offset, slot); ``name_format`` uses ``{offset}`` and ``{slot}``."""
+        offsets = list(offsets)
+        if offsets != list(range(offsets[0], offsets[0] + len(offsets))):
+            raise ValueError("offsets must be consecutive")
+        self._first_by_kind[kind] = len(self.specs)
+        self._kind_shape[kind] = (len(offsets), num_slots)
+        for o in offsets:
+            for s in range(num_slots):
+                self._add(kind, name_format.format(offset=o, slot=s), s, o, description)
+        return self._first_by_kind[kind]
+
+    # --- lookups ----------------------------------------------------------------------
+    def id(self, kind: str, slot: int | None = None, offset: int | None = None) -> int:
+        """The id of ``kind`` at ``slot`` (and seat ``offset``, counted from the first)."""
+        first = self._first_by_kind[kind]
+        num_offsets, num_slots = self._kind_shape[kind]
+        if slot is None:
+            return first
+        if offset is None:
+            return first + slot
+        first_offset = self.specs[first].offset
+        return first + (offset - first_offset) * num_slots + slot
+
+    def first(self, kind: str) -> int:
+        return self._first_by_kind[kind]
+
+    def span(self, kind: str) -> range:
+        num_offsets, num_slots = self._kind_shape[kind]
+        first = self._first_by_kind[kind]
+        return range(first, first + num_offsets * num_slots)
+
+    def name(self, action_id: int) -> str:
+        return self.specs[action_id].name
+
+    def from_name(self, name: str) -> int:
+        try:
+            return self._id_by_name[name]
+        except KeyError:
+            raise ValueError(f"no action named {name!r}") from None
+
+    def markdown(self) -> str:
+        """The action table as Markdown, grouped into ranges of ids per kind."""
+        lines = ["| ids | kind | names | meaning |", "|---|---|---|---|"]
+        for kind, first in self._first_by_kind.items():
+            ids = self.span(kind)
+            first_name, last_name = self.specs[ids[0]].name, self.specs[ids[-1]].name
+            id_text = str(ids[0]) if len(ids) == 1 else f"{ids[0]}–{ids[-1]}"
+            names = f"`{first_name}`" if len(ids) == 1 else f"`{first_name}` … `{last_name}`"
+            lines.append(f"| {id_text} | {kind} | {names} | {self.specs[ids[0]].description} |")
+        return "\n".join(lines)

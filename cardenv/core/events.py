@@ -1,0 +1,37 @@
+"""The event log: what happened, and who could see the identities involved.
+
+That an event happened is always public (locations are public); an event's
+``visible_to`` says who saw the identities of its ``cards``: ``None`` for everyone,
+otherwise a tuple of players. Rendering and tests read the log; rules never do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+PUBLIC = None
+
+
+class Event(NamedTuple):
+    """``text`` reads after the player's name; ``{cards}`` in it stands for the cards."""
+
+    clock: int
+    round: int
+    kind: str
+    player: int
+    cards: tuple[int, ...] = ()
+    visible_to: tuple[int, ...] | None = PUBLIC
+    text: str = ""
+
+    def is_visible_to(self, viewer: int | None) -> bool:
+        """Whether ``viewer`` saw the cards' identities (``None`` is the omniscient view)."""
+        return viewer is None or self.visible_to is PUBLIC or viewer in self.visible_to
+
+    def describe(self, name_of_card: Callable[[int], str], viewer: int | None) -> str:
+        """One line for ``viewer``; identities it did not see read as ``??``."""
+        visible = self.is_visible_to(viewer)
+        names = " ".join(name_of_card(c) if visible else "??" for c in self.cards)
+        text = self.text or self.kind
+        text = text.format(cards=names) if "{cards}" in text else (f"{text} {names}" if names else text)
+        return f"player_{self.player} {text}" if self.player >= 0 else text

@@ -1,0 +1,80 @@
+"""Who knows the identity of which physical card.
+
+Where every card lies is public (everyone sees which slots change), so the only hidden
+thing is identity, and a boolean table ``known[player, card]`` captures all of it. The
+table itself is public knowledge-of-knowledge: everyone saw who peeked where, so an
+observation may say *which* players know a card without saying what the card is.
+
+Memory models decide what an observation shows out of this table:
+
+* ``perfect``: every card the player has legitimately seen (and can still locate).
+* ``none``: only cards revealed to the player since that player's last decision;
+  remembering anything older is the agent's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+MEMORY_MODELS = ("perfect", "none")
+
+
+class Knowledge:
+    """The knowledge table plus the clock the ``none`` memory model needs."""
+
+    __slots__ = ("known", "learned_at", "decided_at", "clock")
+
+    def __init__(self, num_players: int, num_cards: int):
+        self.known = np.zeros((num_players, num_cards), dtype=bool)
+        # When each player last learned each card, and when each player last decided,
+        # both on the clock that ticks once per applied action.
+        self.learned_at = np.full((num_players, num_cards), -1, dtype=np.int64)
+        self.decided_at = np.full(num_players, -1, dtype=np.int64)
+        self.clock = 0
+
+    def clone(self) -> Knowledge:
+        other = Knowledge.__new__(Knowledge)
+        other.known = self.known.copy()
+        other.learned_at = self.learned_at.copy()
+        other.decided_at = self.decided_at.copy()
+        other.clock = self.clock
+        return other
+
+    def tick(self, player: int) -> None:
+        """Mark that ``player`` decides now; call before applying the decision."""
+        self.clock += 1
+        self.decided_at[player] = self.clock
+
+    def reveal(self, player: int, cards: int | Iterable[int]) -> None:
+        """``player`` privately sees ``cards``."""
+        self.known[player, cards] = True
+        self.learned_at[player, cards] = self.clock
+
+    def reveal_to_all(self, cards: int | Iterable[int]) -> None:
+        """``cards`` are shown face up to every player."""
+        self.known[:, cards] = True
+        self.learned_at[:, cards] = self.clock
+
+    def forget(self, cards: int | Iterable[int]) -> None:
+        """``cards`` went back into a shuffled deck: nobody can locate them any more."""
+        self.known[:, cards] = False
+        self.learned_at[:, cards] = -1
+
+    def knows(self, player: int, card: int) -> bool:
+        return bool(self.known[player, card])
+
+    def shown_to(self, player: int, memory: str) -> np.ndarray:
+        """Boolean per card: does ``player``'s observation show this card's identity?"""
+        if memory == "perfect":
+            return self.known[player]
+        if memory == "none":
+            return self.known[player] & (self.learned_at[player] >= self.decided_at[player])
+        raise ValueError(f"unknown memory model {memory!r}; expected one of {MEMORY_MODELS}")
+
+
+def check_memory_model(memory: str) -> str:
+    if memory not in MEMORY_MODELS:
+        raise ValueError(f"unknown memory model {memory!r}; expected one of {MEMORY_MODELS}")
+    return memory

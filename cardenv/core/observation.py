@@ -1,0 +1,69 @@
+"""Named pieces of a flat observation vector.
+
+A ruleset declares its pieces once (name, shape, meaning); the same declaration gives
+the slices the observer writes into, the slices users read from, and the docs table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Piece:
+    name: str
+    shape: tuple[int, ...]
+    start: int
+    description: str
+    high: float = 1.0
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+class ObservationLayout:
+    def __init__(self) -> None:
+        self.pieces: dict[str, Piece] = {}
+        self.size = 0
+
+    def add(self, name: str, shape: int | tuple[int, ...], description: str, high: float = 1.0) -> Piece:
+        """Append a piece; every value in it lies in ``[0, high]``."""
+        if name in self.pieces:
+            raise ValueError(f"duplicate observation piece {name!r}")
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        piece = Piece(name, shape, self.size, description, float(high))
+        self.pieces[name] = piece
+        self.size = piece.stop
+        return piece
+
+    def view(self, vector: np.ndarray, name: str) -> np.ndarray:
+        """The piece ``name`` of ``vector``, reshaped; a view, so writing to it writes
+        into ``vector``."""
+        piece = self.pieces[name]
+        return vector[piece.start : piece.stop].reshape(piece.shape)
+
+    def high(self) -> np.ndarray:
+        """Upper bound of every entry (the lower bound is 0 everywhere)."""
+        bound = np.empty(self.size, dtype=np.float32)
+        for p in self.pieces.values():
+            bound[p.start : p.stop] = p.high
+        return bound
+
+    def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        return {name: self.view(vector, name) for name in self.pieces}
+
+    def markdown(self) -> str:
+        lines = ["| piece | indices | shape | range | meaning |", "|---|---|---|---|---|"]
+        for p in self.pieces.values():
+            shape = " × ".join(str(d) for d in p.shape)
+            lines.append(f"| `{p.name}` | {p.start}–{p.stop - 1} | {shape} | 0–{p.high:g} | {p.description} |")
+        lines.append(f"| **total** | {self.size} entries | | | |")
+        return "\n".join(lines)

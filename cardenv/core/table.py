@@ -1,0 +1,223 @@
+"""Where every physical card lies: draw pile, discard pile, hands made of slots, and
+cards held while a player resolves them. Also the knowledge table, because moving a
+card through a shuffle is what makes players forget it.
+
+Piles are lists of physical ids with the top card last. A hand is a list of slots; a
+slot holds a physical id or ``EMPTY``. Hands keep their slot positions (an emptied slot
+stays in place, so "slot 2" keeps meaning the same spot on the table) and can grow past
+four by appending slots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from cardenv.core.knowledge import Knowledge
+
+EMPTY = -1
+
+
+class CardTable:
+    __slots__ = ("card_types", "draw_pile", "discard_pile", "hands", "held", "knowledge")
+
+    def __init__(self, deck: np.ndarray, num_players: int):
+        self.card_types = np.asarray(deck, dtype=np.int64).copy()
+        self.draw_pile: list[int] = list(range(len(self.card_types)))
+        self.discard_pile: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        self.held: list[list[int]] = [[] for _ in range(num_players)]
+        self.knowledge = Knowledge(num_players, len(self.card_types))
+
+    @property
+    def num_players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def num_cards(self) -> int:
+        return len(self.card_types)
+
+    def clone(self) -> CardTable:
+        other = CardTable.__new__(CardTable)
+        other.card_types = self.card_types.copy()
+        other.draw_pile = self.draw_pile.copy()
+        other.discard_pile = self.discard_pile.copy()
+        other.hands = [hand.copy() for hand in self.hands]
+        other.held = [cards.copy() for cards in self.held]
+        other.knowledge = self.knowledge.clone()
+        return other
+
+    # --- identities -------------------------------------------------------------
+    def type_of(self, card: int) -> int:
+        return int(self.card_types[card])
+
+    # --- the deck -----------------------------------------------------------------
+    def gather_and_shuffle(self, rng: np.random.Generator) -> None:
+        """Every card back into the draw pile, shuffled, forgotten by everyone."""
+        self.draw_pile = list(range(self.num_cards))
+        rng.shuffle(self.draw_pile)
+        self.discard_pile = []
+        for p in range(self.num_players):
+            self.hands[p] = []
+            self.held[p] = []
+        self.knowledge.forget(slice(None))
+
+    def arrange(
+        self,
+        rng: np.random.Generator,
+        hands: Sequence[Sequence[int]],
+        draw_top: Sequence[int] = (),
+        discard: Sequence[int] = (),
+    ) -> None:
+        """Lay out a scenario by card type: each player's slots, the top of the draw pile
+        (top first) and the discard pile (bottom first). Every other card goes, shuffled,
+        into the draw pile below ``draw_top``. Knowledge starts empty except that the
+        discard pile is face up.
+        """
+        self.gather_and_shuffle(rng)
+        pool = list(reversed(self.draw_pile))
+
+        def take(wanted: int) -> int:
+            for i, card in enumerate(pool):
+                if self.card_types[card] == wanted:
+                    return pool.pop(i)
+            raise ValueError(f"cannot place card type {wanted}: no copy of it is left in the deck")
+
+        if len(hands) != self.num_players:
+            raise ValueError(f"expected {self.num_players} hands, got {len(hands)}")
+        self.hands = [[take(t) for t in hand] for hand in hands]
+        for t in discard:
+            self.discard_face_up(take(t))
+        top = [take(t) for t in draw_top]
+        self.draw_pile = list(reversed(top + pool))
+
+    def draw(self, rng: np.random.Generator) -> int | None:
+        """Top card of the draw pile, reshuffling the discard pile (all but its top card)
+        into a new draw pile when empty; None if no card can be drawn even then."""
+        if not self.draw_pile:
+            self.reshuffle_discards(rng)
+            if not self.draw_pile:
+                return None
+        return self.draw_pile.pop()
+
+    def can_draw(self) -> bool:
+        return bool(self.draw_pile) or len(self.discard_pile) > 1
+
+    def reshuffle_discards(self, rng: np.random.Generator) -> None:
+        """All discard-pile cards except the top one become the new, shuffled draw pile."""
+        if len(self.discard_pile) <= 1:
+            return
+        cards = self.discard_pile[:-1]
+        self.discard_pile = self.discard_pile[-1:]
+        rng.shuffle(cards)
+        self.knowledge.forget(cards)
+        self.draw_pile = cards + self.draw_pile
+
+    # --- discard pile ---------------------------------------------------------------
+    def discard_face_up(self, card: int) -> None:
+        self.discard_pile.append(card)
+        self.knowledge.reveal_to_all(card)
+
+    @property
+    def top_discard(self) -> int | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    # --- hands ----------------------------------------------------------------------
+    def deal(self, num_slots: int) -> None:
+        """Deal ``num_slots`` face-down cards to every player, one at a time, clockwise
+        from player 0."""
+        for _ in range(num_slots):
+            for p in range(self.num_players):
+                self.hands[p].append(self.draw_pile.pop())
+
+    def occupied_slots(self, player: int) -> list[int]:
+        return [s for s, card in enumerate(self.hands[player]) if card != EMPTY]
+
+    def num_occupied(self, player: int) -> int:
+        return sum(1 for card in self.hands[player] if card != EMPTY)
+
+    def cards_in_hand(self, player: int) -> list[int]:
+        return [card for card in self.hands[player] if card != EMPTY]
+
+    def card_at(self, player: int, slot: int) -> int:
+        return self.hands[player][slot]
+
+    def is_occupied(self, player: int, slot: int) -> bool:
+        hand = self.hands[player]
+        return 0 <= slot < len(hand) and hand[slot] != EMPTY
+
+    def take_from_slot(self, player: int, slot: int) -> int:
+        """Remove the card from a slot, leaving the slot empty."""
+        card = self.hands[player][slot]
+        if card == EMPTY:
+            raise ValueError(f"player {player} slot {slot} is empty")
+        self.hands[player][slot] = EMPTY
+        return card
+
+    def put_in_slot(self, player: int, slot: int, card: int) -> None:
+        if self.hands[player][slot] != EMPTY:
+            raise ValueError(f"player {player} slot {slot} is occupied")
+        self.hands[player][slot] = card
+
+    def replace_in_slot(self, player: int, slot: int, card: int) -> int:
+        """Put ``card`` into an occupied slot and return the card it replaces."""
+        old = self.take_from_slot(player, slot)
+        self.hands[player][slot] = card
+        return old
+
+    def append_slot(self, player: int, card: int) -> int:
+        """Add a new slot at the end of the hand holding ``card``; return its index."""
+        self.hands[player].append(card)
+        return len(self.hands[player]) - 1
+
+    def first_empty_or_new_slot(self, player: int, card: int) -> int:
+        """Put ``card`` into the first empty slot, else a new slot; return the slot."""
+        hand = self.hands[player]
+        for s, existing in enumerate(hand):
+            if existing == EMPTY:
+                hand[s] = card
+                return s
+        return self.append_slot(player, card)
+
+    def swap_slots(self, player_a: int, slot_a: int, player_b: int, slot_b: int) -> None:
+        hand_a, hand_b = self.hands[player_a], self.hands[player_b]
+        hand_a[slot_a], hand_b[slot_b] = hand_b[slot_b], hand_a[slot_a]
+
+    # --- bookkeeping ------------------------------------------------------------------
+    def locations(self) -> Iterator[tuple[str, int, int, int]]:
+        """Every card's place as ``(zone, player, index, card)``; player -1 for piles."""
+        for i, card in enumerate(self.draw_pile):
+            yield ("draw", -1, i, card)
+        for i, card in enumerate(self.discard_pile):
+            yield ("discard", -1, i, card)
+        for p, hand in enumerate(self.hands):
+            for s, card in enumerate(hand):
+                if card != EMPTY:
+                    yield ("hand", p, s, card)
+        for p, cards in enumerate(self.held):
+            for i, card in enumerate(cards):
+                yield ("held", p, i, card)
+
+    def check_every_card_once(self) -> None:
+        """Raise AssertionError unless every physical card lies in exactly one place."""
+        seen = np.zeros(self.num_cards, dtype=np.int64)
+        for _, _, _, card in self.locations():
+            seen[card] += 1
+        if not np.all(seen == 1):
+            missing = np.flatnonzero(seen == 0).tolist()
+            doubled = np.flatnonzero(seen > 1).tolist()
+            raise AssertionError(f"cards missing: {missing}; cards in several places: {doubled}")
+
+    # --- information-set sampling -----------------------------------------------------
+    def sample_world(self, observer: int, rng: np.random.Generator) -> CardTable:
+        """A copy of the table in which every card ``observer`` does not know has been
+        dealt at random into the places ``observer`` cannot see.
+
+        Locations and the knowledge table are public, so a consistent world keeps both
+        and redistributes only the identities of the unknown physical cards.
+        """
+        world = self.clone()
+        unknown = np.flatnonzero(~self.knowledge.known[observer])
+        world.card_types[unknown] = self.card_types[rng.permutation(unknown)]
+        return world

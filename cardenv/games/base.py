@@ -1,0 +1,276 @@
+"""What every rules engine shares: the state machine interface, rounds and cumulative
+scores, the event log, illegal-action errors and information-set sampling.
+
+A ruleset subclasses :class:`CardGameState` and fills in the round logic. Nothing here
+imports PettingZoo: search agents, tests and other front ends use engines directly.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardenv.core.actions import ActionTable
+from cardenv.core.cards import card_name
+from cardenv.core.events import PUBLIC, Event
+from cardenv.core.scoring import lowest, shared_ranks
+from cardenv.core.table import CardTable
+
+
+class IllegalActionError(ValueError):
+    """An action that the current player may not take now."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended and what each player added to their cumulative score."""
+
+    hand_totals: tuple[int, ...]
+    points_added: tuple[int, ...]
+    caller: int | None
+    reason: str
+
+
+class CardGameState:
+    """A game in progress: rounds of play until a cumulative total reaches the target.
+
+    Subclasses provide ``action_table``, ``_fill_legal_mask(mask)``, ``_apply(action)``,
+    ``_start_round(layout)`` and ``_score_round(reason)``; they call ``_end_round`` when
+    a round is over.
+    """
+
+    action_table: ActionTable
+    current_player: int | None
+
+    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
+        self.config = config
+        self.num_players: int = config.num_players
+        self.rng = rng
+        self.table = CardTable(deck, self.num_players)
+        self.scores = [0] * self.num_players
+        self.round_results: list[RoundResult] = []
+        self.round_index = 0
+        self.is_terminal = False
+        self.is_truncated = False
+        self.current_player = None
+        self.events: list[Event] = []
+        self._mask_clock = -1
+        self._mask = np.zeros(len(self.action_table), dtype=np.int8)
+
+    # --- the interface ---------------------------------------------------------------
+    @property
+    def num_actions(self) -> int:
+        return len(self.action_table)
+
+    def legal_action_mask(self) -> np.ndarray:
+        """int8 per action id, 1 where legal for ``current_player`` (all 0 once over).
+
+        The returned array is reused by the state: copy it to keep it."""
+        if self._mask_clock != self.table.knowledge.clock:
+            self._mask[:] = 0
+            if not self.is_terminal:
+                self._fill_legal_mask(self._mask)
+            self._mask_clock = self.table.knowledge.clock
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < self.num_actions and bool(self.legal_action_mask()[action])
+
+    def apply(self, action: int) -> None:
+        """Apply ``current_player``'s action; raises :class:`IllegalActionError`."""
+        action = int(action)
+        if not self.is_legal(action):
+            raise IllegalActionError(self._illegal_message(action))
+        self.table.knowledge.tick(self.current_player)
+        self._apply(action)
+
+    def _illegal_message(self, action: int) -> str:
+        if self.is_terminal:
+            return f"the game is over; no action is legal (got {action})"
+        what = self.action_name(action) if 0 <= action < self.num_actions else "out of range"
+        legal = ", ".join(f"{a} ({self.action_name(a)})" for a in self.legal_actions())
+        return f"illegal action {action} ({what}) for player_{self.current_player}; legal actions: {legal}"
+
+    def action_name(self, action: int) -> str:
+        return self.action_table.name(action)
+
+    def action_from_name(self, name: str) -> int:
+        return self.action_table.from_name(name)
+
+    # --- rounds and scores ---------------------------------------------------------------
+    def _end_round(self, reason: str) -> None:
+        result = self._score_round(reason)
+        self.round_results.append(result)
+        for p, points in enumerate(result.points_added):
+            self.scores[p] += points
+        all_cards = [c for p in range(self.num_players) for c in self.table.cards_in_hand(p)]
+        self.table.knowledge.reveal_to_all(all_cards)
+        self.log(
+            "round end", -1, tuple(all_cards), PUBLIC,
+            f"round {self.round_index + 1} ends ({reason}); hands {list(result.hand_totals)}, "
+            f"added {list(result.points_added)}; revealed {{cards}}",
+        )
+        config = self.config
+        if max(self.scores) >= config.target_score or config.single_round:
+            self._end_game()
+        elif config.max_rounds is not None and len(self.round_results) >= config.max_rounds:
+            self.is_truncated = True
+            self._end_game()
+        else:
+            self.round_index += 1
+            self._start_round(None)
+
+    def _end_game(self) -> None:
+        self.is_terminal = True
+        self.current_player = None
+
+    def hand_total(self, player: int) -> int:
+        points = self.points
+        types = self.table.card_types
+        return int(sum(points[types[c]] for c in self.table.cards_in_hand(player)))
+
+    def ranks(self) -> list[int]:
+        """Final ranking by cumulative total, lowest first; equal totals share a rank."""
+        return shared_ranks(self.scores)
+
+    def winners(self) -> list[int]:
+        return lowest(self.scores)
+
+    # --- copies and sampling -------------------------------------------------------------
+    def clone(self) -> CardGameState:
+        other = copy.copy(self)
+        other.table = self.table.clone()
+        other.scores = self.scores.copy()
+        other.round_results = self.round_results.copy()
+        other.events = self.events.copy()
+        other.rng = copy.deepcopy(self.rng)
+        other._mask = self._mask.copy()
+        self._clone_extra(other)
+        return other
+
+    def _clone_extra(self, other: CardGameState) -> None:
+        """Copy the ruleset's own mutable attributes into ``other``."""
+
+    def sample_world(self, observer: int, rng: np.random.Generator) -> CardGameState:
+        """A copy in which every card ``observer`` does not know is dealt at random into
+        the places ``observer`` cannot see, consistently with all ``observer`` knows.
+
+        The copy gets a fresh generator drawn from ``rng``, so future shuffles are not
+        the real game's either.
+        """
+        world = self.clone()
+        world.table = self.table.sample_world(observer, rng)
+        world.rng = np.random.default_rng(rng.integers(2**63))
+        return world
+
+    # --- the event log ---------------------------------------------------------------
+    def log(
+        self,
+        kind: str,
+        player: int,
+        cards: tuple[int, ...] = (),
+        visible_to: tuple[int, ...] | None = PUBLIC,
+        text: str = "",
+    ) -> None:
+        """Record an event; ``text`` may place the cards with ``{cards}``."""
+        self.events.append(Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text))
+
+    def card_name(self, card: int) -> str:
+        """ASCII name of a physical card's type."""
+        return card_name(int(self.table.card_types[card]))
+
+    def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
+        events = self.events if last is None else self.events[-last:]
+        return [e.describe(self.card_name, viewer) for e in events]
+
+
+    # --- rendering ------------------------------------------------------------------------
+    def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
+        """A text table of the game as ``viewer`` sees it (``None``: every card shown)."""
+        table = self.table
+        n = self.num_players
+        if viewer is None:
+            shown = np.ones(table.num_cards, dtype=bool)
+        else:
+            shown = table.knowledge.shown_to(viewer, memory)
+        known = table.knowledge.known
+        view = "omniscient view" if viewer is None else f"view of player_{viewer}"
+        lines = [f"{self.game_name} — round {self.round_index + 1}, {view}"]
+        lines += self._status_lines(viewer)
+        top = table.top_discard
+        lines.append(
+            f"draw pile {len(table.draw_pile)} | discard pile {len(table.discard_pile)}"
+            f" | top discard {self.card_name(top) if top is not None else '--'}"
+        )
+        for p in range(n):
+            cells = []
+            for s, card in enumerate(table.hands[p]):
+                if card < 0:
+                    cells.append(f"{s}:--")
+                    continue
+                name = self.card_name(card) if shown[card] else "??"
+                knowers = "".join(str(q) for q in range(n) if known[q, card])
+                cells.append(f"{s}:{name}" + (f"({knowers})" if knowers else ""))
+            for card in table.held[p]:
+                cells.append(f"holding:{self.card_name(card) if shown[card] else '??'}")
+            marker = "*" if p == self.current_player else " "
+            you = " (you)" if p == viewer else ""
+            lines.append(f"{marker}player_{p}{you} score {self.scores[p]:>3} | " + "  ".join(cells))
+        lines.append("(n) after a card: the players who know it")
+        if recent_events:
+            lines.append("recent events:")
+            lines += ["  " + line for line in self.describe_events(viewer, recent_events)]
+        return "\n".join(lines)
+
+    game_name = "card game"
+
+    def _status_lines(self, viewer: int | None) -> list[str]:
+        """Ruleset-specific lines under the title: phase, calls, turns."""
+        return []
+
+
+def layout_from_options(options: dict | None, num_players: int) -> dict | None:
+    """Parse the scenario keys of ``reset(options=...)`` into card types.
+
+    Keys: ``hands`` (one list of card names per player, slot by slot), ``draw_pile``
+    (the top of the draw pile, top card first), ``discard_pile`` (bottom first),
+    ``starter`` (seat) and ``scores`` (cumulative totals to start from).
+    """
+    from cardenv.core.cards import parse_cards
+
+    if not options:
+        return None
+    known = {"hands", "draw_pile", "discard_pile", "starter", "scores"}
+    unknown = set(options) - known
+    if unknown:
+        # Gymnasium's convention (and PettingZoo's api_test) is to tolerate extra keys.
+        warnings.warn(f"ignoring unknown reset options {sorted(unknown)}; scenario keys are {sorted(known)}",
+                      stacklevel=3)
+    layout: dict = {}
+    if "hands" in options:
+        hands: Sequence = options["hands"]
+        if len(hands) != num_players:
+            raise ValueError(f"'hands' needs one list per player ({num_players}), got {len(hands)}")
+        layout["hands"] = [parse_cards(h) for h in hands]
+        layout["draw_pile"] = parse_cards(options.get("draw_pile", []))
+        layout["discard_pile"] = parse_cards(options.get("discard_pile", []))
+    elif "draw_pile" in options or "discard_pile" in options:
+        raise ValueError("'draw_pile' and 'discard_pile' need 'hands' too")
+    if "starter" in options:
+        starter = int(options["starter"])
+        if not 0 <= starter < num_players:
+            raise ValueError(f"starter {starter} is not a seat of {num_players} players")
+        layout["starter"] = starter
+    if "scores" in options:
+        scores = [int(s) for s in options["scores"]]
+        if len(scores) != num_players:
+            raise ValueError(f"'scores' needs {num_players} totals")
+        layout["scores"] = scores
+    return layout

@@ -1,0 +1,353 @@
+"""The rules engine of "150" (onefifty_v0), per shared/rules/onefifty.md (O-01 … O-23).
+
+A pure state machine: :class:`OneFiftyState` with ``current_player``,
+``legal_action_mask()``, ``apply(action)``, ``is_terminal`` and the scores. Each
+multi-step choice is its own decision (select slots then confirm a match; Jack: own
+slot, then an opponent's slot), so one flat action table covers the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from cardenv.core.actions import ActionTable
+from cardenv.core.events import PUBLIC
+from cardenv.core.cards import JACK, KING, QUEEN, RANK_OF, TEN, IS_RED, points_table, standard_deck
+from cardenv.core.knowledge import check_memory_model
+from cardenv.core.scoring import first_clockwise_after, lowest
+from cardenv.core.table import EMPTY
+from cardenv.games.base import CardGameState, RoundResult, layout_from_options
+
+INITIAL_SLOTS = 4
+PEEKED_SLOTS = (2, 3)  # O-05: the bottom row of the 2×2 grid
+
+
+def _points(card_type: int) -> int:
+    """O-02: A = 1, 2–9 face value, red 10 = 0, black 10 = 10, J/Q/K = 20."""
+    rank = card_type >> 2
+    if rank >= 13:
+        raise ValueError("no jokers in 150")
+    if rank == TEN:
+        return 0 if IS_RED[card_type] else 10
+    if rank >= JACK:
+        return 20
+    return rank + 1
+
+
+POINTS = points_table(_points)
+
+
+class Phase(IntEnum):
+    MAIN = 0  # choose the turn's main action (O-07 … O-10)
+    MATCH_SELECT = 1  # select more slots, or confirm the match (O-07)
+    DRAWN = 2  # a drawn card is held: swap it in or discard it (O-08)
+    JACK_OWN = 3  # Jack: pick own slot (O-11)
+    JACK_TARGET = 4  # Jack: pick an opponent's slot (O-11)
+    QUEEN_PEEK = 5  # Queen: pick own slot to look at (O-12)
+    AFTER_ACTION = 6  # call END or pass (O-10a)
+    GAME_OVER = 7
+
+
+@dataclass(frozen=True)
+class OneFiftyConfig:
+    num_players: int = 4
+    target_score: int = 150
+    max_turns_per_round: int = 200
+    single_round: bool = False
+    memory: str = "perfect"
+    max_hand_slots: int = 12
+    max_rounds: int | None = 100
+
+    def __post_init__(self):
+        if not 3 <= self.num_players <= 6:
+            raise ValueError(f"150 is for 3–6 players (O-01), got {self.num_players}")
+        if self.target_score < 1 or self.max_turns_per_round < 1:
+            raise ValueError("target_score and max_turns_per_round must be positive")
+        if self.max_hand_slots < INITIAL_SLOTS + 1:
+            raise ValueError(f"max_hand_slots must be at least {INITIAL_SLOTS + 1}")
+        if self.max_rounds is not None and self.max_rounds < 1:
+            raise ValueError("max_rounds must be positive or None")
+        check_memory_model(self.memory)
+
+
+def build_action_table(num_players: int, max_slots: int) -> ActionTable:
+    table = ActionTable()
+    table.add_slots("match_select", "match select slot {slot}", max_slots,
+                    "O-07: add own occupied slot to a match (starts or extends the selection)")
+    table.add("match_confirm", "match confirm", "O-07: reveal the selected slots against the top discard")
+    table.add("draw", "draw", "O-08: draw from the draw pile")
+    table.add_slots("take", "take discard into slot {slot}", max_slots,
+                    "O-09: take the top discard into own occupied slot; the replaced card is discarded")
+    table.add("call", "call END", "O-10: call the end of the round (as the main action or after it)")
+    table.add("pass", "pass", "O-10a: end the turn without calling")
+    table.add_slots("swap", "swap drawn into slot {slot}", max_slots,
+                    "O-08: put the drawn card into own occupied slot; the replaced card is discarded")
+    table.add("discard", "discard drawn", "O-08: discard the drawn card (a J/Q/K fires its power)")
+    table.add_slots("jack_own", "jack: give own slot {slot}", max_slots, "O-11: own slot to trade")
+    table.add_seat_slots("jack_target", "jack: take opponent +{offset} slot {slot}", range(1, num_players),
+                         max_slots, "O-11: opponent (seats clockwise from you) and slot to trade with")
+    table.add_slots("queen_peek", "queen: peek own slot {slot}", max_slots, "O-12: look at own occupied slot")
+    return table
+
+
+class OneFiftyState(CardGameState):
+    """A game of 150 in progress."""
+
+    points = POINTS
+
+    def __init__(self, config: OneFiftyConfig, rng: np.random.Generator, options: dict | None = None):
+        self.action_table = build_action_table(config.num_players, config.max_hand_slots)
+        super().__init__(config, standard_deck(), rng)
+        self.phase = Phase.MAIN
+        self.starter = 0
+        self.turns_completed = 0
+        self.caller: int | None = None
+        self.final_turns_left = 0
+        self.selected: list[int] = []
+        self.jack_slot = -1
+        layout = layout_from_options(options, self.num_players)
+        if layout and "scores" in layout:
+            self.scores = list(layout["scores"])
+        self._start_round(layout)
+
+    game_name = "onefifty_v0"
+
+    def _status_lines(self, viewer: int | None) -> list[str]:
+        if self.is_terminal:
+            ranks = self.ranks()
+            return ["game over; ranks " + ", ".join(f"player_{p}: {r}" for p, r in enumerate(ranks))]
+        line = (f"turn {self.turns_completed + 1}/{self.config.max_turns_per_round}, "
+                f"player_{self.current_player} to act, phase {self.phase.name.lower()}")
+        if self.selected:
+            line += f", selected slots {self.selected}"
+        if self.caller is not None:
+            line += f"; player_{self.caller} called END, {self.final_turns_left} final turn(s) left"
+        return [line]
+
+    def _clone_extra(self, other: OneFiftyState) -> None:
+        other.selected = self.selected.copy()
+
+    # --- rounds ---------------------------------------------------------------------
+    def _start_round(self, layout: dict | None) -> None:
+        table = self.table
+        if layout and "hands" in layout:
+            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
+        else:
+            table.gather_and_shuffle(self.rng)
+            table.deal(INITIAL_SLOTS)  # O-04
+        for p in range(self.num_players):  # O-05
+            peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
+            table.knowledge.reveal(p, peeked)
+            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}")
+        if layout and "starter" in layout:
+            self.starter = layout["starter"]
+        elif self.round_index == 0:  # O-06
+            self.starter = int(self.rng.integers(self.num_players))
+        else:
+            self.starter = first_clockwise_after(lowest(self.scores), self.starter, self.num_players)
+        self.current_player = self.starter
+        self.phase = Phase.MAIN
+        self.turns_completed = 0
+        self.caller = None
+        self.final_turns_left = 0
+        self.selected = []
+        self.jack_slot = -1
+        self.log("start", self.starter, text=f"starts round {self.round_index + 1}")
+
+    def _score_round(self, reason: str) -> RoundResult:
+        totals = [self.hand_total(p) for p in range(self.num_players)]
+        caller = self.caller
+        if caller is not None:  # O-19
+            caller_total = totals[caller]
+            if all(t > caller_total for p, t in enumerate(totals) if p != caller):
+                added = [0 if p == caller else t for p, t in enumerate(totals)]
+            else:
+                added = [2 * t if p == caller else (0 if t < caller_total else t) for p, t in enumerate(totals)]
+        else:  # O-20
+            best = min(totals)
+            added = [0 if t == best else t for t in totals]
+        return RoundResult(tuple(totals), tuple(added), caller, reason)
+
+    def _end_round(self, reason: str) -> None:
+        self.phase = Phase.MAIN
+        self.selected = []
+        super()._end_round(reason)
+        if self.is_terminal:
+            self.phase = Phase.GAME_OVER
+
+    # --- legal actions -------------------------------------------------------------
+    def _fill_legal_mask(self, mask: np.ndarray) -> None:
+        table, at = self.table, self.action_table
+        p = self.current_player
+        hand = table.hands[p]
+        phase = self.phase
+        if phase == Phase.MAIN:
+            if table.discard_pile:
+                if len(hand) < self.config.max_hand_slots:  # room for a penalty slot
+                    first = at.first("match_select")
+                    for s, card in enumerate(hand):
+                        if card != EMPTY:
+                            mask[first + s] = 1
+                first = at.first("take")
+                for s, card in enumerate(hand):
+                    if card != EMPTY:
+                        mask[first + s] = 1
+            mask[at.first("draw")] = 1
+            if self.caller is None:
+                mask[at.first("call")] = 1
+        elif phase == Phase.MATCH_SELECT:
+            first = at.first("match_select")
+            for s, card in enumerate(hand):
+                if card != EMPTY and s not in self.selected:
+                    mask[first + s] = 1
+            mask[at.first("match_confirm")] = 1
+        elif phase == Phase.DRAWN:
+            first = at.first("swap")
+            for s, card in enumerate(hand):
+                if card != EMPTY:
+                    mask[first + s] = 1
+            mask[at.first("discard")] = 1
+        elif phase == Phase.JACK_OWN or phase == Phase.QUEEN_PEEK:
+            first = at.first("jack_own" if phase == Phase.JACK_OWN else "queen_peek")
+            for s, card in enumerate(hand):
+                if card != EMPTY:
+                    mask[first + s] = 1
+        elif phase == Phase.JACK_TARGET:
+            n = self.num_players
+            for offset in range(1, n):
+                first = at.id("jack_target", 0, offset)
+                for s, card in enumerate(table.hands[(p + offset) % n]):
+                    if card != EMPTY:
+                        mask[first + s] = 1
+        elif phase == Phase.AFTER_ACTION:
+            mask[at.first("pass")] = 1
+            if self.caller is None:
+                mask[at.first("call")] = 1
+
+    # --- applying actions -------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        spec = self.action_table.specs[action]
+        kind, slot = spec.kind, spec.slot
+        p = self.current_player
+        table = self.table
+        if kind == "match_select":
+            self.selected.append(slot)
+            self.phase = Phase.MATCH_SELECT
+        elif kind == "match_confirm":
+            self._confirm_match(p)
+        elif kind == "draw":
+            self._draw_for(p)
+        elif kind == "take":
+            taken = table.discard_pile.pop()
+            replaced = table.replace_in_slot(p, slot, taken)
+            table.discard_face_up(replaced)
+            self.log("take", p, (taken,), PUBLIC, f"takes the top discard {{cards}} into slot {slot}")
+            self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+            self._after_main_action()
+        elif kind == "call":
+            self.caller = p
+            self.final_turns_left = self.num_players - 1
+            self.log("call", p, text="calls END")
+            self._end_turn()
+        elif kind == "pass":
+            self._end_turn()
+        elif kind == "swap":
+            drawn = table.held[p].pop()
+            replaced = table.replace_in_slot(p, slot, drawn)
+            table.discard_face_up(replaced)
+            self.log("swap", p, (drawn,), (p,), f"swaps the drawn {{cards}} into slot {slot}")
+            self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+            self._after_main_action()
+        elif kind == "discard":
+            self._discard_drawn(p)
+        elif kind == "jack_own":
+            self.jack_slot = slot
+            self.phase = Phase.JACK_TARGET
+        elif kind == "jack_target":
+            target = (p + spec.offset) % self.num_players
+            table.swap_slots(p, self.jack_slot, target, slot)
+            received = table.hands[p][self.jack_slot]
+            table.knowledge.reveal(p, received)  # O-11: the trader sees what they took
+            self.log("jack", p, (received,), (p,),
+                     f"trades own slot {self.jack_slot} with player_{target} slot {slot}, receiving {{cards}}")
+            self.jack_slot = -1
+            self._after_main_action()
+        elif kind == "queen_peek":
+            card = table.hands[p][slot]
+            table.knowledge.reveal(p, card)
+            self.log("queen", p, (card,), (p,), f"peeks at own slot {slot}: {{cards}}")
+            self._after_main_action()
+        else:  # pragma: no cover - the action table and this dispatch are built together
+            raise AssertionError(kind)
+
+    def _draw_for(self, p: int) -> None:
+        card = self.table.draw(self.rng)
+        if card is None:  # O-17
+            self._end_round("no card can be drawn")
+            return
+        self.table.held[p].append(card)
+        self.table.knowledge.reveal(p, card)
+        self.log("draw", p, (card,), (p,), "draws {cards}")
+        self.phase = Phase.DRAWN
+
+    def _discard_drawn(self, p: int) -> None:
+        table = self.table
+        card = table.held[p].pop()
+        table.discard_face_up(card)
+        self.log("discard", p, (card,), PUBLIC, "discards the drawn {cards}")
+        rank = RANK_OF[table.card_types[card]]
+        if rank == JACK:
+            self.phase = Phase.JACK_OWN
+        elif rank == QUEEN:
+            self.phase = Phase.QUEEN_PEEK
+        elif rank == KING:  # O-13: draw again, resolved as a fresh draw
+            self._draw_for(p)
+        else:
+            self._after_main_action()
+
+    def _confirm_match(self, p: int) -> None:
+        table = self.table
+        top_rank = RANK_OF[table.card_types[table.top_discard]]
+        cards = [table.hands[p][s] for s in self.selected]
+        slots = self.selected
+        self.selected = []
+        if all(RANK_OF[table.card_types[c]] == top_rank for c in cards):
+            for s in slots:
+                table.discard_face_up(table.take_from_slot(p, s))
+            self.log("match", p, tuple(cards), PUBLIC, f"matches {{cards}} from slots {slots}")
+            if table.num_occupied(p) == 0:  # O-16
+                self._end_round("a match emptied a hand")
+                return
+        else:
+            table.knowledge.reveal_to_all(cards)
+            self.log("failed match", p, tuple(cards), PUBLIC, f"fails a match, showing {{cards}} from slots {slots}")
+            penalty = table.draw(self.rng)
+            if penalty is None:  # O-17
+                self._end_round("no card can be drawn")
+                return
+            slot = table.append_slot(p, penalty)
+            self.log("penalty", p, (penalty,), (), f"takes a penalty card {{cards}} into new slot {slot}")
+        self._after_main_action()
+
+    def _after_main_action(self) -> None:
+        # O-10a: with a call in progress, passing is the only choice, so it is not asked.
+        if self.caller is None:
+            self.phase = Phase.AFTER_ACTION
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        p = self.current_player
+        self.turns_completed += 1
+        if self.caller is not None and p != self.caller:
+            self.final_turns_left -= 1
+        if self.caller is not None and self.final_turns_left == 0:  # O-15
+            self._end_round("the final lap after END is over")
+        elif self.turns_completed >= self.config.max_turns_per_round:  # O-18
+            self._end_round("the turn cap was reached")
+        else:
+            self.current_player = (p + 1) % self.num_players
+            self.phase = Phase.MAIN
