@@ -1,0 +1,87 @@
+"""The one interface every agent implements.
+
+An agent is built for one ruleset (it receives the env's action table and observation
+layout through :class:`RulesetInfo`) and a seeded generator. A runner calls
+``reset()`` before each game and ``act(observation, state, seat)`` for each decision;
+``start_round()`` is called by ``act`` itself whenever the engine's round changes, so
+every runner gets round resets for free.
+
+``observation`` is the env's ``{"observation": vector, "action_mask": int8 vector}``.
+``state`` is the live engine state (or None). Agents may read the state's *public*
+facts (round index, scores) and use it for information-set sampling; they must never
+read a hidden card identity from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cardenv.core.actions import ActionTable
+from cardenv.core.observation import ObservationLayout
+from cardenv.games.base import CardGameState
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """What an agent may know about the game it plays, independent of any deal."""
+
+    name: str
+    env_kwargs: dict[str, Any]
+    action_table: ActionTable
+    layout: ObservationLayout
+    num_players: int
+    call_kinds: tuple[str, ...]
+    config: Any
+    state_class: type
+    observer_class: type
+
+    def call_action_ids(self) -> np.ndarray:
+        """Action ids that end a round by calling (the ones random_no_call avoids)."""
+        return np.array([s.id for s in self.action_table.specs if s.kind in self.call_kinds], dtype=np.int64)
+
+
+class Agent:
+    """Base class: seeded generator, game and round hooks, and ``act``."""
+
+    name = "agent"
+
+    def __init__(self, info: RulesetInfo, rng: np.random.Generator):
+        self.info = info
+        self.rng = rng
+        self._round_index: int | None = None
+
+    def reset(self) -> None:
+        """A new game starts: forget everything."""
+        self._round_index = None
+
+    def start_round(self) -> None:
+        """A new round starts (also at the start of each game): forget the round's memory."""
+
+    def act(self, observation: dict[str, np.ndarray], state: CardGameState | None, seat: int) -> int:
+        round_index = self._current_round(observation, state)
+        if round_index != self._round_index:
+            self._round_index = round_index
+            self.start_round()
+        action = int(self.choose(observation, state, seat))
+        if not observation["action_mask"][action]:
+            raise AssertionError(f"{self.name} chose masked-out action {action} ({self.info.action_table.name(action)})")
+        return action
+
+    def _current_round(self, observation: dict[str, np.ndarray], state: CardGameState | None) -> int | None:
+        return None if state is None else state.round_index
+
+    def choose(self, observation: dict[str, np.ndarray], state: CardGameState | None, seat: int) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release resources (worker processes, models)."""
+
+
+def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> int:
+    legal = np.flatnonzero(mask)
+    if len(legal) == 0:
+        raise ValueError("no legal action to choose from")
+    return int(legal[rng.integers(len(legal))])

@@ -1,0 +1,57 @@
+"""Shared helpers for the core and onefifty tests.
+
+Slow tests (``@pytest.mark.slow``) are skipped in a plain ``pytest`` run; run them with
+``pytest -m slow`` (the CI's separate step) or ``pytest --runslow``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardenv.core.cards import card_name
+from cardenv.core.table import EMPTY
+from cardenv.games.onefifty import OneFiftyConfig, OneFiftyState
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False, help="also run @pytest.mark.slow tests")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow") or config.option.markexpr:
+        return  # an explicit -m expression (e.g. -m slow) decides for itself
+    skip = pytest.mark.skip(reason="slow: run with -m slow or --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+# --- onefifty helpers ------------------------------------------------------------------
+def new_state(num_players: int = 4, seed: int = 0, options: dict | None = None, **config) -> OneFiftyState:
+    """An engine state with a seeded generator; ``options`` are the reset scenario keys."""
+    return OneFiftyState(OneFiftyConfig(num_players=num_players, **config), np.random.default_rng(seed), options)
+
+
+def play(state: OneFiftyState, *names: str) -> None:
+    """Apply actions by their names, as the current player."""
+    for name in names:
+        state.apply(state.action_from_name(name))
+
+
+def legal_names(state: OneFiftyState) -> set[str]:
+    return {state.action_name(a) for a in state.legal_actions()}
+
+
+def hand_names(state: OneFiftyState, player: int) -> list[str]:
+    """Slot by slot: the card's name, or ``--`` for an emptied slot."""
+    return ["--" if c == EMPTY else card_name(int(state.table.card_types[c])) for c in state.table.hands[player]]
+
+
+def card_in_slot(state: OneFiftyState, player: int, slot: int) -> int:
+    return state.table.hands[player][slot]
+
+
+def knowers(state: OneFiftyState, card: int) -> set[int]:
+    """The players who know the identity of physical card ``card``."""
+    return set(np.flatnonzero(state.table.knowledge.known[:, card]).tolist())

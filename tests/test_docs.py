@@ -1,0 +1,38 @@
+"""The docs' generated tables match the code, and the documented examples run."""
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_doc_tables_are_up_to_date():
+    generate = _load(ROOT / "docs" / "generate.py")
+    assert generate.stale_docs() == []
+
+
+def test_worked_example_in_onefifty_docs_holds():
+    """docs/onefifty.md, 'Worked example': player_1 calls strictly lowest (O-19)."""
+    example = _load(ROOT / "examples" / "onefifty_scenario.py")
+    result = example.play_worked_example(render=False)
+    assert result.hand_totals == (16, 15, 34)
+    assert result.points_added == (16, 0, 34)
+    assert result.caller == 1
+
+
+def test_random_play_example_prints_a_finished_game():
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "play_random.py"), "--seed", "3", "--every", "1000"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )
+    assert "final scores:" in completed.stdout
+    assert "game over" in completed.stdout
