@@ -17,16 +17,13 @@ class Piece:
     name: str
     shape: tuple[int, ...]
     start: int
+    stop: int
     description: str
     high: float = 1.0
 
     @property
     def size(self) -> int:
-        return prod(self.shape)
-
-    @property
-    def stop(self) -> int:
-        return self.start + self.size
+        return self.stop - self.start
 
 
 class ObservationLayout:
@@ -39,7 +36,7 @@ class ObservationLayout:
         if name in self.pieces:
             raise ValueError(f"duplicate observation piece {name!r}")
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        piece = Piece(name, shape, self.size, description, float(high))
+        piece = Piece(name, shape, self.size, self.size + prod(shape), description, float(high))
         self.pieces[name] = piece
         self.size = piece.stop
         return piece

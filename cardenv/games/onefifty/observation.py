@@ -56,16 +56,26 @@ class OneFiftyObserver:
         self.layout = build_layout(config)
         self.size = self.layout.size
         self._slots = np.full((config.num_players, config.max_hand_slots), EMPTY, dtype=np.int64)
+        # Written through views made once: slicing a fresh view per piece per call costs
+        # more than building the observation itself.
+        self._buffer = self.new_buffer()
+        self._views = self.layout.views(self._buffer)
 
     def new_buffer(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)
 
     def observe(self, state: OneFiftyState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Fill ``out`` (or a new buffer) with ``observer``'s view of ``state``."""
+        """Write ``observer``'s view of ``state`` into ``out`` (or a new array) and return it."""
+        self._fill(state, observer)
         if out is None:
-            out = self.new_buffer()
+            return self._buffer.copy()
+        out[:] = self._buffer
+        return out
+
+    def _fill(self, state: OneFiftyState, observer: int) -> None:
+        out = self._buffer
         out[:] = 0
-        v = self.layout.views(out)
+        v = self._views
         config = self.config
         n = config.num_players
         table = state.table
@@ -91,7 +101,7 @@ class OneFiftyObserver:
         v["slot_rank"][rows, cols, RANK_OF[shown_types]] = 1
         v["slot_points"][rows, cols] = POINTS[shown_types] / MAX_CARD_POINTS
         known_by = knowledge.known[seats][:, cards]  # knower × seat × slot
-        v["slot_known_by"][:] = np.moveaxis(known_by, 0, -1) & present[:, :, None]
+        v["slot_known_by"][:] = known_by.transpose(1, 2, 0) & present[:, :, None]
 
         me = state.current_player
         if me == observer:
@@ -126,4 +136,3 @@ class OneFiftyObserver:
         v["discard_pile_size"][0] = len(table.discard_pile) / NUM_STANDARD_TYPES
         v["scores"][:] = [state.scores[p] / config.target_score for p in seats]
         v["accounted"][:] = np.bincount(types[accounted], minlength=NUM_STANDARD_TYPES) / _COPIES
-        return out

@@ -9,6 +9,7 @@ slot, then an opponent's slot), so one flat action table covers the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from enum import IntEnum
 
 import numpy as np
@@ -73,7 +74,9 @@ class OneFiftyConfig:
         check_memory_model(self.memory)
 
 
+@lru_cache(maxsize=None)
 def build_action_table(num_players: int, max_slots: int) -> ActionTable:
+    """The action table of one configuration (shared by every state: never mutate it)."""
     table = ActionTable()
     table.add_slots("match_select", "match select slot {slot}", max_slots,
                     "O-07: add own occupied slot to a match (starts or extends the selection)")

@@ -1,0 +1,219 @@
+"""A rule-based player for onefifty_v0 ("150"), built only from its observation.
+
+What it knows is exactly what the observation shows, plus its own memory of what it was
+shown earlier this round (which matters under ``memory="none"``; under ``"perfect"`` the
+observation already shows everything and the memory adds nothing). A remembered card
+is dropped as soon as the public knowledge table says the card in that slot may have
+changed (the slot emptied, or the set of players who know it changed), so memory is
+never more than the observation allowed.
+
+Unknown cards are estimated from the unseen multiset: every card type the observation
+(and memory) cannot account for is equally likely to be in any unknown place.
+
+Play: match known cards of the top discard's rank; take the top discard or swap a drawn
+card in when it lowers the hand by a margin (replacing the highest known or an unknown
+card); discard drawn face cards to use their power (King: draw again, Queen: peek at an
+unknown own card, Jack: give away the highest own card for the likeliest-low card of the
+opponent who looks lowest). Call END after a main action when a Monte Carlo estimate
+over sampled deals of the unknown cards says calling beats the asymmetric penalty of O-19.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.core.cards import JACK, KING, NUM_STANDARD_TYPES, QUEEN, RANK_OF
+from cardenv.games.onefifty.observation import MAX_CARD_POINTS
+from cardenv.games.onefifty.rules import POINTS, Phase
+
+_TYPE_POINTS = POINTS[:NUM_STANDARD_TYPES]
+_TYPE_RANK = RANK_OF[:NUM_STANDARD_TYPES]
+
+
+class OneFiftyHeuristic(Agent):
+    name = "heuristic"
+    call_kinds = ("call",)
+
+    # Margins in points. A swap into an unknown slot also turns an unknown card into a
+    # known one, so it needs a smaller sure gain than the raw expectation suggests.
+    swap_margin_known = 1.0
+    swap_margin_unknown = 1.0
+    take_max_points = 4
+    take_margin = 2.0
+    take_margin_any = 9.0
+    # Call END when the expected relative cost of calling (own points added minus the
+    # mean the others add, averaged over sampled deals) is at most -call_margin and the
+    # chance of being strictly lowest is at least min_call_success.
+    call_margin = 4.0
+    min_call_success = 0.55
+    # What each opponent is expected to shed in their final turn after a call.
+    final_turn_gain = 2.0
+    samples = 128
+
+    def __init__(self, info: RulesetInfo, rng: np.random.Generator):
+        super().__init__(info, rng)
+        n, slots = info.num_players, info.config.max_hand_slots
+        self.num_players, self.num_slots = n, slots
+        self.table = info.action_table
+        self.mem_rank = np.full((n, slots), -1, dtype=np.int64)
+        self.mem_points = np.zeros((n, slots), dtype=np.int64)
+        self.mem_knowers = np.zeros((n, slots, n), dtype=bool)
+
+    def start_round(self) -> None:
+        self.mem_rank[:] = -1
+        self.mem_points[:] = 0
+        self.mem_knowers[:] = False
+
+    # --- what the player knows -----------------------------------------------------------
+    def _update_memory(self, v: dict[str, np.ndarray]) -> None:
+        present = v["slot_present"] > 0.5
+        shown = v["slot_known"] > 0.5
+        knowers = v["slot_known_by"] > 0.5
+        rank = np.argmax(v["slot_rank"], axis=-1)
+        points = np.rint(v["slot_points"] * MAX_CARD_POINTS).astype(np.int64)
+        still_valid = (present & (self.mem_rank >= 0) & knowers[:, :, 0]
+                       & np.all(knowers == self.mem_knowers, axis=-1))
+        self.mem_rank = np.where(shown, rank, np.where(still_valid, self.mem_rank, -1))
+        self.mem_points = np.where(self.mem_rank >= 0, np.where(shown, points, self.mem_points), 0)
+        self.mem_knowers = knowers
+        self._present = present
+        self._shown = shown
+
+    def _unseen_points(self, v: dict[str, np.ndarray]) -> np.ndarray:
+        """Points of every card type neither shown nor remembered (one entry per copy)."""
+        unseen = v["accounted"] < 0.5
+        # Remembered cards the observation no longer shows are accounted for by memory.
+        remembered = (self.mem_rank >= 0) & ~self._shown
+        for r, s in zip(*np.nonzero(remembered)):
+            candidates = np.flatnonzero(unseen & (_TYPE_RANK == self.mem_rank[r, s])
+                                        & (_TYPE_POINTS == self.mem_points[r, s]))
+            if len(candidates):
+                unseen[candidates[0]] = False
+        return _TYPE_POINTS[unseen].astype(np.float64)
+
+    def _beliefs(self, v):
+        self._update_memory(v)
+        unseen = self._unseen_points(v)
+        expected = float(unseen.mean()) if len(unseen) else 6.0
+        known = self.mem_rank >= 0
+        values = np.where(known, self.mem_points, expected).astype(np.float64)
+        values[~self._present] = np.nan
+        return unseen, expected, known, values
+
+    # --- decisions --------------------------------------------------------------------------
+    def choose(self, observation, state, seat) -> int:
+        mask = observation["action_mask"]
+        v = self.info.layout.views(observation["observation"])
+        unseen, expected, known, values = self._beliefs(v)
+        phase = Phase(int(np.argmax(v["phase"])))
+        at = self.table
+        own_values = values[0]
+        if phase == Phase.MAIN:
+            return self._main(v, mask, known, own_values)
+        if phase == Phase.MATCH_SELECT:
+            for s in self._matching_slots(v, known):
+                if mask[at.id("match_select", s)]:
+                    return at.id("match_select", s)
+            return at.id("match_confirm")
+        if phase == Phase.DRAWN:
+            return self._drawn(v, mask, known, own_values, expected)
+        if phase == Phase.JACK_OWN:
+            return at.id("jack_own", self._worst_slot(own_values, known))
+        if phase == Phase.JACK_TARGET:
+            return self._jack_target(mask, values)
+        if phase == Phase.QUEEN_PEEK:
+            unknown_own = [s for s in np.flatnonzero(self._present[0] & ~known[0]) if mask[at.id("queen_peek", s)]]
+            slot = unknown_own[0] if unknown_own else int(np.flatnonzero(self._present[0])[0])
+            return at.id("queen_peek", slot)
+        if phase == Phase.AFTER_ACTION:
+            if mask[at.id("call")] and self._should_call(v, unseen, known):
+                return at.id("call")
+            return at.id("pass")
+        raise AssertionError(f"no decision in phase {phase.name}")
+
+    def _matching_slots(self, v, known) -> list[int]:
+        if v["top_discard_present"][0] < 0.5:
+            return []
+        top_rank = int(np.argmax(v["top_discard_rank"]))
+        return [int(s) for s in np.flatnonzero(known[0] & self._present[0] & (self.mem_rank[0] == top_rank))]
+
+    @staticmethod
+    def _worst_slot(own_values: np.ndarray, known: np.ndarray) -> int:
+        """Own slot with the highest value; among equals, a known card (surely that high)."""
+        values = np.where(np.isnan(own_values), -np.inf, own_values)
+        best = np.flatnonzero(values == values.max())
+        known_best = [s for s in best if known[0, s]]
+        return int(known_best[0] if known_best else best[0])
+
+    def _main(self, v, mask, known, own_values) -> int:
+        at = self.table
+        for s in self._matching_slots(v, known):
+            if mask[at.id("match_select", s)]:
+                return at.id("match_select", s)
+        if v["top_discard_present"][0] > 0.5:
+            top_points = float(np.rint(v["top_discard_points"][0] * MAX_CARD_POINTS))
+            worst = self._worst_slot(own_values, known)
+            gain = own_values[worst] - top_points
+            if mask[at.id("take", worst)] and (
+                (top_points <= self.take_max_points and gain >= self.take_margin) or gain >= self.take_margin_any
+            ):
+                return at.id("take", worst)
+        return at.id("draw")
+
+    def _drawn(self, v, mask, known, own_values, expected) -> int:
+        at = self.table
+        drawn_rank = int(np.argmax(v["drawn_card_rank"]))
+        if drawn_rank in (JACK, QUEEN, KING):
+            return at.id("discard")  # its power beats keeping a 20
+        drawn_points = float(np.rint(v["drawn_card_points"][0] * MAX_CARD_POINTS))
+        worst = self._worst_slot(own_values, known)
+        margin = self.swap_margin_known if known[0, worst] else self.swap_margin_unknown
+        if own_values[worst] - drawn_points >= margin and mask[at.id("swap", worst)]:
+            return at.id("swap", worst)
+        return at.id("discard")
+
+    def _jack_target(self, mask, values) -> int:
+        at = self.table
+        totals = np.nansum(values, axis=1)
+        best, best_key = None, None
+        for action in at.span("jack_target"):
+            if not mask[action]:
+                continue
+            spec = at.specs[action]
+            # Lowest card first; among equals, the opponent who looks lowest (the threat).
+            key = (values[spec.offset, spec.slot], totals[spec.offset], action)
+            if best_key is None or key < best_key:
+                best, best_key = action, key
+        return int(best)
+
+    def _should_call(self, v, unseen: np.ndarray, known: np.ndarray) -> bool:
+        totals = self._sample_totals(unseen, known)
+        if totals is None:
+            return False
+        mine = totals[:, 0]
+        others = totals[:, 1:] - self.final_turn_gain
+        success = np.all(mine[:, None] < others, axis=1)
+        # O-19: success → caller adds 0, others add their totals; failure → caller adds
+        # double, players strictly below the caller add 0, the rest add their totals.
+        others_added = np.where(success[:, None] | (others >= mine[:, None]), others, 0.0)
+        mine_added = np.where(success, 0.0, 2 * mine)
+        relative = mine_added - others_added.mean(axis=1)
+        return bool(success.mean() >= self.min_call_success and relative.mean() <= -self.call_margin)
+
+    def _sample_totals(self, unseen: np.ndarray, known: np.ndarray) -> np.ndarray | None:
+        """Hand totals per sampled deal (samples × seats): unknown places get unseen cards
+        dealt without replacement."""
+        present = self._present
+        unknown_seat, _ = np.nonzero(present & ~known)
+        known_totals = np.where(present & known, self.mem_points, 0).sum(axis=1).astype(np.float64)
+        k = len(unknown_seat)
+        if k == 0:
+            return np.broadcast_to(known_totals, (1, self.num_players)).copy()
+        if k > len(unseen):  # memory and the unseen multiset disagree: do not gamble
+            return None
+        order = np.argsort(self.rng.random((self.samples, len(unseen))), axis=1)[:, :k]
+        dealt = unseen[order]
+        seat_onehot = np.zeros((k, self.num_players))
+        seat_onehot[np.arange(k), unknown_seat] = 1.0
+        return known_totals + dealt @ seat_onehot

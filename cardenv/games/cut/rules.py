@@ -1,0 +1,485 @@
+"""The rules engine of "Cut!" (cut_v0), per shared/rules/cut.md (C-01 … C-17).
+
+A pure state machine: :class:`CutState` with ``current_player``,
+``legal_action_mask()``, ``apply(action)``, ``is_terminal`` and the scores.
+
+Every decision is its own step of one flat action table: a turn (draw or call Cut!),
+the drawn card (discard it or place it into a slot), each step of a power (5, 6, Q, K:
+pick a slot, pick a target, and for the King swap or keep), every player's decision in
+a match window (pass, match an own slot, call out an opponent's slot) and a successful
+caller's give.
+
+Environment rules where the source leaves a choice (docs/cut.md explains them):
+
+* C-03: every player sees their bottom row, slots 2 and 3 (all four are interchangeable
+  before any is seen, so a fixed pair carries no information).
+* Match windows (C-08): the players with at least one occupied slot decide one at a
+  time, clockwise from the player whose turn it is; the attempts resolve in an order
+  drawn from the game's RNG. A successful call-out pauses the resolution for the
+  caller's give; the attempts still pending then fail as too late. When a window
+  closes without a success, the turn passes to the next player clockwise from the
+  player whose turn it was.
+* An attempt (match or call-out) is legal only while the attempting hand has an empty
+  slot or fewer than ``max_hand_slots`` slots, so a penalty card always fits.
+* A power with nothing to act on (a 5 with no own occupied slot, a 6 with no occupied
+  opponent slot, a Q or K lacking either) does not fire. The player may decline a power
+  at every step before it takes effect; the King's last step is swap or keep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from cardenv.core.actions import ActionTable
+from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, RANK_OF, points_table, standard_deck
+from cardenv.core.events import PUBLIC
+from cardenv.core.knowledge import check_memory_model
+from cardenv.core.reaction import PASS, ReactionWindow
+from cardenv.core.table import EMPTY
+from cardenv.games.base import CardGameState, RoundResult, layout_from_options
+
+INITIAL_SLOTS = 4
+PEEKED_SLOTS = (2, 3)  # C-03: the bottom row of the 2×2 grid
+CALLER_PENALTY = 10  # C-16
+FIVE = RANK_NAMES.index("5")
+SIX = RANK_NAMES.index("6")
+
+
+def _points(card_type: int) -> int:
+    """C-02: A = 1, 2–10 face value, J = 0, Q = K = 20."""
+    rank = card_type >> 2
+    if rank >= 13:
+        raise ValueError("no jokers in Cut!")
+    if rank == JACK:
+        return 0
+    if rank >= QUEEN:
+        return 20
+    return rank + 1
+
+
+POINTS = points_table(_points)
+
+
+class Phase(IntEnum):
+    TURN = 0  # draw or call Cut! (C-05, C-14)
+    DRAWN = 1  # a drawn card is held: discard it or place it (C-06)
+    PEEK_OWN = 2  # 5: look at an own slot (C-10)
+    PEEK_OTHER = 3  # 6: look at an opponent's slot (C-10)
+    QUEEN_OWN = 4  # Q: pick an own slot (C-10)
+    QUEEN_TARGET = 5  # Q: pick an opponent's slot; the blind swap happens (C-10)
+    KING_OWN = 6  # K: pick an own slot (C-10)
+    KING_TARGET = 7  # K: pick an opponent's slot; both cards are seen (C-10)
+    KING_DECIDE = 8  # K: swap or keep (C-10)
+    WINDOW = 9  # a match window is collecting decisions (C-08)
+    GIVE = 10  # a successful caller picks the card to give (C-09)
+    GAME_OVER = 11
+
+
+# The phases whose decision picks an own slot / an opponent's slot for a power.
+_OWN_SLOT_POWER = {Phase.PEEK_OWN: "peek_own", Phase.QUEEN_OWN: "queen_own", Phase.KING_OWN: "king_own"}
+_TARGET_POWER = {Phase.PEEK_OTHER: "peek_other", Phase.QUEEN_TARGET: "queen_target",
+                 Phase.KING_TARGET: "king_target"}
+
+
+@dataclass(frozen=True)
+class CutConfig:
+    num_players: int = 4
+    target_score: int = 100
+    max_turns_per_round: int = 200
+    single_round: bool = False
+    memory: str = "perfect"
+    power_on_replace: bool = True
+    max_hand_slots: int = 8
+    max_rounds: int | None = 100
+
+    def __post_init__(self):
+        if not 2 <= self.num_players <= 6:
+            raise ValueError(f"Cut! is for 2–6 players (C-01), got {self.num_players}")
+        if self.target_score < 1 or self.max_turns_per_round < 1:
+            raise ValueError("target_score and max_turns_per_round must be positive")
+        if self.max_hand_slots < INITIAL_SLOTS + 1:
+            raise ValueError(f"max_hand_slots must be at least {INITIAL_SLOTS + 1}")
+        if self.max_rounds is not None and self.max_rounds < 1:
+            raise ValueError("max_rounds must be positive or None")
+        check_memory_model(self.memory)
+
+
+def build_action_table(num_players: int, max_slots: int) -> ActionTable:
+    opponents = range(1, num_players)
+    table = ActionTable()
+    table.add("draw", "draw", "C-05: draw the top card of the deck")
+    table.add("cut", "call Cut!", "C-14: call Cut! instead of drawing (once per round)")
+    table.add("discard", "discard drawn", "C-06a: discard the drawn card face up (a 5, 6, Q or K fires its power)")
+    table.add_slots("replace", "place drawn into slot {slot}", max_slots,
+                    "C-06b: put the drawn card into own occupied slot; the card there is discarded")
+    table.add_slots("peek_own", "5: look at own slot {slot}", max_slots, "C-10: 5, look at own occupied slot")
+    table.add_seat_slots("peek_other", "6: look at opponent +{offset} slot {slot}", opponents, max_slots,
+                         "C-10: 6, look at an opponent's occupied slot (seats clockwise from you)")
+    table.add_slots("queen_own", "Q: own slot {slot}", max_slots, "C-10: Q, own occupied slot to swap")
+    table.add_seat_slots("queen_target", "Q: swap with opponent +{offset} slot {slot}", opponents, max_slots,
+                         "C-10: Q, blind swap with an opponent's occupied slot")
+    table.add_slots("king_own", "K: own slot {slot}", max_slots, "C-10: K, own occupied slot to look at")
+    table.add_seat_slots("king_target", "K: look at opponent +{offset} slot {slot}", opponents, max_slots,
+                         "C-10: K, opponent's occupied slot to look at (both cards are then seen)")
+    table.add("king_swap", "K: swap", "C-10: K, swap the two cards seen")
+    table.add("king_keep", "K: keep", "C-10: K, leave both cards where they are")
+    table.add("decline", "decline power", "C-10: decline the power in progress before it takes effect")
+    table.add("pass", "pass", "C-08: make no match attempt in this window")
+    table.add_slots("match", "match own slot {slot}", max_slots,
+                    "C-08: claim own occupied slot has the top card's rank")
+    table.add_seat_slots("call_out", "call out opponent +{offset} slot {slot}", opponents, max_slots,
+                         "C-08: claim an opponent's occupied slot has the top card's rank")
+    table.add_slots("give", "give own slot {slot}", max_slots,
+                    "C-09: after a successful call-out, the own card that fills the opponent's empty slot")
+    return table
+
+
+class CutState(CardGameState):
+    """A game of Cut! in progress."""
+
+    points = POINTS
+    game_name = "cut_v0"
+
+    def __init__(self, config: CutConfig, rng: np.random.Generator, options: dict | None = None):
+        self.action_table = build_action_table(config.num_players, config.max_hand_slots)
+        super().__init__(config, standard_deck(), rng)
+        self._reset_round_fields()
+        self.starter = 0
+        layout = layout_from_options(options, self.num_players)
+        if layout and "hands" in layout:
+            longest = max(len(hand) for hand in layout["hands"])
+            if longest > config.max_hand_slots:
+                raise ValueError(f"a scenario hand of {longest} cards exceeds max_hand_slots={config.max_hand_slots}")
+        if layout and "scores" in layout:
+            self.scores = list(layout["scores"])
+        self._start_round(layout)
+
+    def _reset_round_fields(self) -> None:
+        self.phase = Phase.TURN
+        self.turn_player = 0
+        self.turns_completed = 0
+        self.caller: int | None = None
+        self.final_turns_left = 0
+        # The power in progress: own slot picked, and the opponent's (seat, slot) for the King.
+        self.power_own_slot = -1
+        self.power_target: tuple[int, int] | None = None
+        # The match window: its decisions, then the attempts still to resolve.
+        self.window: ReactionWindow | None = None
+        self.window_rank = -1
+        self.window_succeeded = False
+        self.pending_attempts: list[tuple[int, int]] = []
+        # After a successful call-out: the opponent's (seat, slot) the caller's give fills.
+        self.give_target: tuple[int, int] | None = None
+
+    def _clone_extra(self, other: CutState) -> None:
+        other.window = self.window.clone() if self.window is not None else None
+        other.pending_attempts = self.pending_attempts.copy()
+
+    # --- rounds ---------------------------------------------------------------------
+    def _start_round(self, layout: dict | None) -> None:
+        table = self.table
+        if layout and "hands" in layout:
+            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
+        else:
+            table.gather_and_shuffle(self.rng)  # C-03
+            table.deal(INITIAL_SLOTS)
+        for p in range(self.num_players):  # C-03
+            peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
+            table.knowledge.reveal(p, peeked)
+            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}")
+        previous_starter = self.starter
+        self._reset_round_fields()
+        if layout and "starter" in layout:
+            self.starter = layout["starter"]
+        elif self.round_index == 0:  # C-04
+            self.starter = int(self.rng.integers(self.num_players))
+        else:
+            self.starter = (previous_starter + 1) % self.num_players
+        self.turn_player = self.current_player = self.starter
+        self.log("start", self.starter, text=f"starts round {self.round_index + 1}")
+
+    def _score_round(self, reason: str) -> RoundResult:
+        totals = [self.hand_total(p) for p in range(self.num_players)]
+        added = list(totals)
+        caller = self.caller
+        if caller is not None:  # C-16
+            strictly_lowest = all(totals[caller] < t for p, t in enumerate(totals) if p != caller)
+            if not strictly_lowest:
+                added[caller] += CALLER_PENALTY
+        return RoundResult(tuple(totals), tuple(added), caller, reason)
+
+    def _end_round(self, reason: str) -> None:
+        super()._end_round(reason)
+        if self.is_terminal:
+            # A round can end inside a window (C-15); nothing of it outlives the game.
+            self._reset_round_fields()
+            self.phase = Phase.GAME_OVER
+
+    # --- legal actions -------------------------------------------------------------
+    def _fill_legal_mask(self, mask: np.ndarray) -> None:
+        at = self.action_table
+        p = self.current_player
+        phase = self.phase
+        if phase == Phase.TURN:
+            mask[at.first("draw")] = 1
+            if self.caller is None:
+                mask[at.first("cut")] = 1
+        elif phase == Phase.DRAWN:
+            mask[at.first("discard")] = 1
+            self._mask_own_slots(mask, "replace", p)
+        elif phase in _OWN_SLOT_POWER:
+            self._mask_own_slots(mask, _OWN_SLOT_POWER[phase], p)
+            mask[at.first("decline")] = 1
+        elif phase in _TARGET_POWER:
+            self._mask_opponent_slots(mask, _TARGET_POWER[phase], p)
+            mask[at.first("decline")] = 1
+        elif phase == Phase.KING_DECIDE:
+            mask[at.first("king_swap")] = 1
+            mask[at.first("king_keep")] = 1
+        elif phase == Phase.WINDOW:
+            mask[at.first("pass")] = 1
+            # Every occupied slot is a legal target whether or not it matches: a mask
+            # that knew would leak the cards.
+            if self._has_room_for_penalty(p):
+                self._mask_own_slots(mask, "match", p)
+                self._mask_opponent_slots(mask, "call_out", p)
+        elif phase == Phase.GIVE:
+            self._mask_own_slots(mask, "give", p)
+
+    def _mask_own_slots(self, mask: np.ndarray, kind: str, p: int) -> None:
+        first = self.action_table.first(kind)
+        for s, card in enumerate(self.table.hands[p]):
+            if card != EMPTY:
+                mask[first + s] = 1
+
+    def _mask_opponent_slots(self, mask: np.ndarray, kind: str, p: int) -> None:
+        n = self.num_players
+        for offset in range(1, n):
+            first = self.action_table.id(kind, 0, offset)
+            for s, card in enumerate(self.table.hands[(p + offset) % n]):
+                if card != EMPTY:
+                    mask[first + s] = 1
+
+    def _has_room_for_penalty(self, p: int) -> bool:
+        hand = self.table.hands[p]
+        return len(hand) < self.config.max_hand_slots or EMPTY in hand
+
+    def _has_opponent_card(self, p: int) -> bool:
+        return any(self.table.num_occupied(q) > 0 for q in range(self.num_players) if q != p)
+
+    # --- applying actions -------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        spec = self.action_table.specs[action]
+        kind, slot = spec.kind, spec.slot
+        p = self.current_player
+        table = self.table
+        target = None if spec.offset is None else (p + spec.offset) % self.num_players
+        if kind == "draw":
+            self._draw_for(p)
+        elif kind == "cut":  # C-14
+            self.caller = p
+            self.final_turns_left = self.num_players - 1
+            self.log("cut", p, text="calls Cut!")
+            self._end_turn()
+        elif kind == "discard":
+            card = table.held[p].pop()
+            table.discard_face_up(card)
+            self.log("discard", p, (card,), PUBLIC, "discards the drawn {cards}")
+            self._after_card_reaches_pile(p, card, fires_power=True)
+        elif kind == "replace":
+            drawn = table.held[p].pop()
+            replaced = table.replace_in_slot(p, slot, drawn)
+            table.discard_face_up(replaced)
+            self.log("replace", p, (drawn,), (p,), f"places the drawn {{cards}} into slot {slot}")
+            self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+            self._after_card_reaches_pile(p, replaced, fires_power=self.config.power_on_replace)  # C-07
+        elif kind == "peek_own":
+            card = table.card_at(p, slot)
+            table.knowledge.reveal(p, card)
+            self.log("five", p, (card,), (p,), f"looks at own slot {slot}: {{cards}}")
+            self._open_window()
+        elif kind == "peek_other":
+            card = table.card_at(target, slot)
+            table.knowledge.reveal(p, card)
+            self.log("six", p, (card,), (p,), f"looks at player_{target} slot {slot}: {{cards}}")
+            self._open_window()
+        elif kind == "queen_own" or kind == "king_own":
+            self.power_own_slot = slot
+            self.phase = Phase.QUEEN_TARGET if kind == "queen_own" else Phase.KING_TARGET
+        elif kind == "queen_target":
+            table.swap_slots(p, self.power_own_slot, target, slot)
+            self.log("queen", p, text=f"swaps own slot {self.power_own_slot} blind with player_{target} slot {slot}")
+            self.power_own_slot = -1
+            self._open_window()
+        elif kind == "king_target":
+            self.power_target = (target, slot)
+            cards = (table.card_at(p, self.power_own_slot), table.card_at(target, slot))
+            table.knowledge.reveal(p, cards)
+            self.log("king", p, cards, (p,),
+                     f"looks at own slot {self.power_own_slot} and player_{target} slot {slot}: {{cards}}")
+            self.phase = Phase.KING_DECIDE
+        elif kind == "king_swap" or kind == "king_keep":
+            target, target_slot = self.power_target
+            if kind == "king_swap":
+                table.swap_slots(p, self.power_own_slot, target, target_slot)
+            verb = "swaps" if kind == "king_swap" else "keeps"
+            self.log("king", p, text=f"{verb} own slot {self.power_own_slot} and player_{target} slot {target_slot}")
+            self.power_own_slot = -1
+            self.power_target = None
+            self._open_window()
+        elif kind == "decline":
+            self.log("decline", p, text="declines the power")
+            self.power_own_slot = -1
+            self._open_window()
+        elif kind == "pass" or kind == "match" or kind == "call_out":
+            self._decide_in_window(p, PASS if kind == "pass" else action)
+        elif kind == "give":
+            self._give(p, slot)
+        else:  # pragma: no cover - the action table and this dispatch are built together
+            raise AssertionError(kind)
+
+    def _draw_for(self, p: int) -> None:
+        card = self.table.draw(self.rng)
+        if card is None:  # C-15
+            self._end_round("no card can be drawn")
+            return
+        self.table.held[p].append(card)
+        self.table.knowledge.reveal(p, card)
+        self.log("draw", p, (card,), (p,), "draws {cards}")
+        self.phase = Phase.DRAWN
+
+    def _after_card_reaches_pile(self, p: int, card: int, fires_power: bool) -> None:
+        """C-10: the power of a 5, 6, Q or K fires (when it can act on something);
+        C-08: the match window opens once the power is resolved."""
+        rank = RANK_OF[self.table.card_types[card]]
+        has_own = self.table.num_occupied(p) > 0
+        has_opponent = self._has_opponent_card(p)
+        if fires_power and rank == FIVE and has_own:
+            self.phase = Phase.PEEK_OWN
+        elif fires_power and rank == SIX and has_opponent:
+            self.phase = Phase.PEEK_OTHER
+        elif fires_power and rank == QUEEN and has_own and has_opponent:
+            self.phase = Phase.QUEEN_OWN
+        elif fires_power and rank == KING and has_own and has_opponent:
+            self.phase = Phase.KING_OWN
+        else:
+            self._open_window()
+
+    # --- match windows (C-08, C-09) ---------------------------------------------------
+    def _open_window(self) -> None:
+        """A window on the top discard for every player holding a card, clockwise from
+        the player whose turn it is; with nobody to decide, the turn ends."""
+        n = self.num_players
+        table = self.table
+        players = [(self.turn_player + k) % n for k in range(n)]
+        players = [q for q in players if table.num_occupied(q) > 0]
+        if not players:
+            self._end_turn()
+            return
+        top = table.top_discard
+        self.window = ReactionWindow(top, players)
+        self.window_rank = int(RANK_OF[table.card_types[top]])
+        self.window_succeeded = False
+        self.phase = Phase.WINDOW
+        self.current_player = players[0]
+
+    def _decide_in_window(self, p: int, decision: int | None) -> None:
+        window = self.window
+        window.decide(p, decision)
+        if not window.is_complete:
+            self.current_player = window.current_player
+            return
+        self.pending_attempts = window.resolution_order(self.rng)
+        self._resolve_attempts()
+
+    def _resolve_attempts(self) -> None:
+        """C-09: resolve the pending attempts in their drawn order; pause for a give."""
+        table = self.table
+        n = self.num_players
+        while self.pending_attempts:
+            player, action = self.pending_attempts.pop(0)
+            spec = self.action_table.specs[action]
+            owner = player if spec.kind == "match" else (player + spec.offset) % n
+            slot = spec.slot
+            # An earlier success this window may have emptied the claimed slot.
+            card = table.card_at(owner, slot)
+            correct = card != EMPTY and RANK_OF[table.card_types[card]] == self.window_rank
+            if correct and not self.window_succeeded:
+                self.window_succeeded = True
+                table.take_from_slot(owner, slot)
+                table.discard_face_up(card)
+                if owner == player:
+                    self.log("match", player, (card,), PUBLIC, f"matches {{cards}} from own slot {slot}")
+                else:
+                    self.log("call out", player, (card,), PUBLIC,
+                             f"calls out {{cards}} from player_{owner} slot {slot}")
+                    if table.num_occupied(player) > 0:
+                        self.give_target = (owner, slot)
+                        self.phase = Phase.GIVE
+                        self.current_player = player
+                        return
+                continue
+            where = "own" if owner == player else f"player_{owner}"
+            if card != EMPTY:
+                table.knowledge.reveal_to_all(card)
+                reason = "too late" if correct else "wrong"
+                self.log("failed attempt", player, (card,), PUBLIC,
+                         f"claims {where} slot {slot} ({reason}), showing {{cards}}")
+            else:
+                self.log("failed attempt", player, text=f"claims {where} slot {slot}, already gone (too late)")
+            penalty = table.draw(self.rng)
+            if penalty is None:  # C-15
+                self._end_round("no card can be drawn")
+                return
+            penalty_slot = table.first_empty_or_new_slot(player, penalty)
+            self.log("penalty", player, (penalty,), (), f"takes a penalty card {{cards}} into slot {penalty_slot}")
+        succeeded = self.window_succeeded
+        self.window = None
+        self.window_rank = -1
+        self.window_succeeded = False
+        if succeeded:  # C-09: the matched card on top opens a new window
+            self._open_window()
+        else:
+            self._end_turn()
+
+    def _give(self, p: int, slot: int) -> None:
+        owner, owner_slot = self.give_target
+        card = self.table.take_from_slot(p, slot)
+        self.table.put_in_slot(owner, owner_slot, card)
+        self.log("give", p, (card,), (p,) if self.table.knowledge.knows(p, card) else (),
+                 f"gives own slot {slot} {{cards}} to player_{owner} slot {owner_slot}")
+        self.give_target = None
+        self.phase = Phase.WINDOW
+        self._resolve_attempts()
+
+    def _end_turn(self) -> None:
+        p = self.turn_player
+        self.turns_completed += 1
+        if self.caller is not None and p != self.caller:
+            self.final_turns_left -= 1
+        if self.caller is not None and self.final_turns_left == 0:  # C-14
+            self._end_round("the final turns after Cut! are over")
+        elif self.turns_completed >= self.config.max_turns_per_round:  # C-15
+            self._end_round("the turn cap was reached")
+        else:
+            self.turn_player = self.current_player = (p + 1) % self.num_players
+            self.phase = Phase.TURN
+
+    # --- rendering ------------------------------------------------------------------------
+    def _status_lines(self, viewer: int | None) -> list[str]:
+        if self.is_terminal:
+            ranks = self.ranks()
+            return ["game over; ranks " + ", ".join(f"player_{p}: {r}" for p, r in enumerate(ranks))]
+        line = (f"turn {self.turns_completed + 1}/{self.config.max_turns_per_round} of player_{self.turn_player}, "
+                f"player_{self.current_player} to act, phase {self.phase.name.lower()}")
+        if self.window is not None:
+            # Whether others decided is public; what they decided is not, so it is never shown.
+            line += f"; match window on rank {RANK_NAMES[self.window_rank]}"
+        if self.give_target is not None:
+            line += f"; give into player_{self.give_target[0]} slot {self.give_target[1]}"
+        if self.caller is not None:
+            line += f"; player_{self.caller} called Cut!, {self.final_turns_left} final turn(s) left"
+        return [line]
