@@ -168,6 +168,7 @@ class CardGameState:
         world = self.clone()
         world.table = self.table.sample_world(observer, rng)
         world.rng = np.random.default_rng(rng.integers(2**63))
+        world._mask_clock = -1  # identities changed: the cached mask is not this world's
         return world
 
     # --- the event log ---------------------------------------------------------------
