@@ -7,6 +7,7 @@ import warnings
 # PettingZoo id -> entry point of the wrapped env constructor.
 ENV_IDS: dict[str, str] = {
     "cardenv/onefifty-v0": "cardenv.envs.onefifty:env",
+    "cardenv/cut-v0": "cardenv.envs.cut:env",
 }
 
 
