@@ -1,30 +1,16 @@
 """Shared helpers for the core and onefifty tests.
 
-Slow tests (``@pytest.mark.slow``) are skipped in a plain ``pytest`` run; run them with
-``pytest -m slow`` (the CI's separate step) or ``pytest --runslow``.
+Slow tests (``@pytest.mark.slow``) are deselected by pyproject's ``addopts`` in a plain
+``pytest`` run; ``pytest -m slow`` (the CI's separate step) runs them.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from cardenv.core.cards import card_name
 from cardenv.core.table import EMPTY
 from cardenv.games.onefifty import OneFiftyConfig, OneFiftyState
-
-
-def pytest_addoption(parser):
-    parser.addoption("--runslow", action="store_true", default=False, help="also run @pytest.mark.slow tests")
-
-
-def pytest_collection_modifyitems(config, items):
-    if config.getoption("--runslow") or config.option.markexpr:
-        return  # an explicit -m expression (e.g. -m slow) decides for itself
-    skip = pytest.mark.skip(reason="slow: run with -m slow or --runslow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
 
 
 # --- onefifty helpers ------------------------------------------------------------------

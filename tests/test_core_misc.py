@@ -1,0 +1,181 @@
+"""Core: action tables, observation layouts, events, ranking helpers, and the shared
+checks of cardenv.testing (which must be able to fail)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardenv.core.actions import ActionTable
+from cardenv.core.cards import RANK_OF, card_name
+from cardenv.core.events import Event
+from cardenv.core.observation import ObservationLayout
+from cardenv.core.scoring import first_clockwise_after, lowest, shared_ranks
+from cardenv.core.table import EMPTY
+from cardenv.games.onefifty import OneFiftyObserver, OneFiftyState
+from cardenv.testing import check_invariants, check_legal_actions_apply, check_no_leak, play_random
+from tests.conftest import new_state
+
+
+# --- action tables -----------------------------------------------------------------------------
+def _table():
+    t = ActionTable()
+    t.add("draw", "draw", "draw a card")
+    t.add_slots("swap", "swap slot {slot}", 3, "swap into a slot")
+    t.add_seat_slots("steal", "steal +{offset} slot {slot}", range(1, 4), 2, "steal")
+    t.add("pass", "pass")
+    return t
+
+
+def test_action_ids_names_round_trip():
+    t = _table()
+    assert len(t) == 1 + 3 + 3 * 2 + 1
+    for spec in t.specs:
+        assert t.from_name(spec.name) == spec.id
+        assert t.name(spec.id) == spec.name
+    assert t.id("draw") == 0 and t.first("swap") == 1
+    assert t.id("swap", 2) == 3 and t.specs[3].slot == 2
+    assert t.id("steal", 0, 1) == 4 and t.id("steal", 1, 3) == 9
+    spec = t.specs[t.id("steal", 1, 2)]
+    assert (spec.kind, spec.slot, spec.offset, spec.name) == ("steal", 1, 2, "steal +2 slot 1")
+    assert list(t.span("steal")) == list(range(4, 10))
+    assert list(t.span("pass")) == [10]
+
+
+def test_action_table_errors():
+    t = _table()
+    with pytest.raises(ValueError, match="no action named"):
+        t.from_name("fly")
+    with pytest.raises(ValueError, match="duplicate"):
+        t.add("again", "draw")
+    with pytest.raises(ValueError, match="consecutive"):
+        ActionTable().add_seat_slots("x", "x {offset} {slot}", [1, 3], 2)
+
+
+def test_action_table_markdown():
+    md = _table().markdown().splitlines()
+    assert md[0].startswith("| ids | kind |")
+    assert "| 0 | draw | `draw` | draw a card |" in md
+    assert "| 1–3 | swap | `swap slot 0` … `swap slot 2` | swap into a slot |" in md
+    assert "| 4–9 | steal | `steal +1 slot 0` … `steal +3 slot 1` | steal |" in md
+    assert len(md) == 2 + 4
+
+
+# --- observation layouts ----------------------------------------------------------------------
+def test_observation_layout_slices_views_and_markdown():
+    layout = ObservationLayout()
+    a = layout.add("a", 3, "first")
+    b = layout.add("b", (2, 4), "second", high=5.0)
+    c = layout.add("c", 1, "third")
+    assert (a.start, a.stop, b.start, b.stop, c.start, c.stop) == (0, 3, 3, 11, 11, 12)
+    assert layout.size == 12
+    vec = np.zeros(layout.size, dtype=np.float32)
+    layout.view(vec, "b")[1, 2] = 4.0
+    assert vec[3 + 4 + 2] == 4.0, "views write through"
+    views = layout.views(vec)
+    assert set(views) == {"a", "b", "c"} and views["b"].shape == (2, 4)
+    high = layout.high()
+    assert high[:3].tolist() == [1, 1, 1] and (high[3:11] == 5).all() and high[11] == 1
+    md = layout.markdown().splitlines()
+    assert "| `b` | 3–10 | 2 × 4 | 0–5 | second |" in md
+    assert md[-1] == "| **total** | 12 entries | | | |"
+    with pytest.raises(ValueError, match="duplicate"):
+        layout.add("a", 1, "again")
+
+
+# --- events ----------------------------------------------------------------------------------
+def test_event_visibility_and_description():
+    private = Event(3, 0, "draw", 1, (5,), (1,), "draws {cards}")
+    nobody = Event(3, 0, "penalty", 2, (7,), (), "takes a penalty card {cards}")
+    public = Event(3, 0, "discard", 0, (5, 6), None, "discards")
+    assert private.is_visible_to(1) and not private.is_visible_to(0) and private.is_visible_to(None)
+    assert not nobody.is_visible_to(2) and nobody.is_visible_to(None)
+    assert public.is_visible_to(3)
+    assert private.describe(card_name, 1) == f"player_1 draws {card_name(5)}"
+    assert private.describe(card_name, 0) == "player_1 draws ??"
+    assert nobody.describe(card_name, 2) == "player_2 takes a penalty card ??"
+    assert public.describe(card_name, 2) == f"player_0 discards {card_name(5)} {card_name(6)}"
+    assert Event(0, 0, "round end", -1, text="round over").describe(card_name, 0) == "round over"
+
+
+# --- ranking helpers -------------------------------------------------------------------------
+def test_shared_ranks_and_lowest():
+    assert shared_ranks([10, 20, 10, 30]) == [1, 3, 1, 4]
+    assert shared_ranks([5, 5, 5]) == [1, 1, 1]
+    assert shared_ranks([3, 2, 1]) == [3, 2, 1]
+    assert lowest([10, 20, 10, 30]) == [0, 2]
+    assert lowest([7]) == [0]
+
+
+def test_first_clockwise_after():
+    assert first_clockwise_after([0, 2], after=0, num_players=4) == 2
+    assert first_clockwise_after([0, 2], after=2, num_players=4) == 0
+    assert first_clockwise_after([1, 3], after=3, num_players=4) == 1
+    assert first_clockwise_after([1], after=1, num_players=4) == 1, "the previous one comes last"
+    assert first_clockwise_after([0, 1, 2, 3], after=1, num_players=4) == 2
+    with pytest.raises(ValueError):
+        first_clockwise_after([], after=0, num_players=4)
+
+
+# --- the shared checks themselves ---------------------------------------------------------------
+def test_check_invariants_catches_a_lost_card():
+    state = new_state(seed=1)
+    check_invariants(state)
+    state.table.draw_pile.pop()
+    with pytest.raises(AssertionError, match="missing"):
+        check_invariants(state)
+
+
+def test_check_legal_actions_apply_does_not_touch_the_state():
+    state = new_state(seed=2)
+    before = (state.table.hands[0].copy(), state.table.draw_pile.copy(), state.table.knowledge.clock)
+    check_legal_actions_apply(state)
+    assert (state.table.hands[0], state.table.draw_pile, state.table.knowledge.clock) == before
+
+
+def test_play_random_reaches_the_end_and_calls_on_step():
+    seen = []
+    state = new_state(seed=3)
+    steps = play_random(state, np.random.default_rng(3), on_step=lambda s: seen.append(s.table.knowledge.clock))
+    assert state.is_terminal and len(seen) == steps + 1
+
+
+def test_check_no_leak_catches_a_leaky_observation():
+    state = new_state(seed=4)
+    observer = OneFiftyObserver(state.config)
+
+    def leaky(s, seat):
+        obs = observer.observe(s, seat).copy()
+        obs[0] = s.table.card_types[s.table.hands[(seat + 1) % s.num_players][0]]  # an opponent's hidden card
+        return obs
+
+    check_no_leak(state, observer.observe, 0, np.random.default_rng(0))
+    with pytest.raises(AssertionError, match="observation"):
+        check_no_leak(state, leaky, 0, np.random.default_rng(0), samples=10)
+
+
+class _LeakyMaskState(OneFiftyState):
+    """Allows a match only with cards that would match: the leak DESIGN.md forbids."""
+
+    def _fill_legal_mask(self, mask):
+        super()._fill_legal_mask(mask)
+        if self.phase == 0 and self.table.discard_pile:  # Phase.MAIN
+            top_rank = RANK_OF[self.table.card_types[self.table.top_discard]]
+            for s, card in enumerate(self.table.hands[self.current_player]):
+                if card != EMPTY and RANK_OF[self.table.card_types[card]] != top_rank:
+                    mask[self.action_table.id("match_select", s)] = 0
+
+
+def test_check_no_leak_catches_a_leaky_mask():
+    from cardenv.games.onefifty import OneFiftyConfig
+
+    options = {"hands": [["5S", "9D", "KH", "2C"], [], [], []], "discard_pile": ["5H"], "starter": 0}
+    options["hands"][1:] = [["AS", "AH", "AD", "AC"], ["2S", "2H", "2D", "3C"], ["3S", "3H", "3D", "4C"]]
+    state = _LeakyMaskState(OneFiftyConfig(), np.random.default_rng(0), options)
+    observer = OneFiftyObserver(state.config)
+    assert state.legal_action_mask()[state.action_from_name("match select slot 1")] == 0  # 9D never matches 5H
+    with pytest.raises(AssertionError, match="mask"):
+        check_no_leak(state, observer.observe, 0, np.random.default_rng(0), samples=20)
+    # the honest engine passes the same check
+    honest = new_state(options=options)
+    check_no_leak(honest, observer.observe, 0, np.random.default_rng(0), samples=20)
