@@ -135,7 +135,7 @@ def test_fuzz_full_games():
         for event in state.events:
             kinds[event.kind] = kinds.get(event.kind, 0) + 1
     # The games really went through every path the rules have.
-    assert set(reasons) == {"the final turns after Cut! are over", "the turn cap was reached",
+    assert set(reasons) == {"the final lap after the call is over", "the turn cap was reached",
                             "no card can be drawn"}
     for kind in ("match", "call out", "give", "failed attempt", "penalty", "five", "six", "queen", "king",
                  "decline", "replace"):

@@ -373,7 +373,7 @@ def test_c14_cut_gives_every_other_player_one_final_turn():
     pass_window(state)
     assert state.round_index == 1
     result = state.round_results[0]
-    assert result.caller == 0 and result.reason == "the final turns after Cut! are over"
+    assert result.caller == 0 and result.reason == "the final lap after the call is over"
 
 
 def test_c15_reshuffle_the_discards_but_the_top():

@@ -183,7 +183,7 @@ def _check_coverage(stats, num_games):
     assert stats["players"] == {3, 4, 5, 6} and stats["memories"] == {"perfect", "none"}
     assert stats["never_call"] >= num_games // 5
     # every way a round can end was reached (O-15, O-16, O-17, O-18)
-    assert set(stats["reasons"]) == {"the final lap after END is over", "a match emptied a hand",
+    assert set(stats["reasons"]) == {"the final lap after the call is over", "a match emptied a hand",
                                      "the turn cap was reached", "no card can be drawn"}, stats["reasons"]
 
 

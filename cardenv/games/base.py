@@ -11,14 +11,20 @@ import copy
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from cardenv.core.actions import ActionTable
 from cardenv.core.cards import card_name
 from cardenv.core.events import PUBLIC, Event
+from cardenv.core.knowledge import check_memory_model
 from cardenv.core.scoring import lowest, shared_ranks
 from cardenv.core.table import CardTable
+
+
+INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below
+PEEKED_SLOTS = (2, 3)  # the bottom row, which each player sees at the start of a round
 
 
 class IllegalActionError(ValueError):
@@ -35,12 +41,40 @@ class RoundResult:
     reason: str
 
 
+@dataclass(frozen=True)
+class RoundGameConfig:
+    """Options every slot-and-pile ruleset has; a ruleset's config subclasses it, sets
+    ``min_players``/``max_players`` and may change the defaults."""
+
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    num_players: int = 4
+    target_score: int = 100
+    max_turns_per_round: int = 200
+    single_round: bool = False
+    memory: str = "perfect"
+    max_hand_slots: int = 8
+    max_rounds: int | None = 100
+
+    def __post_init__(self):
+        if not self.min_players <= self.num_players <= self.max_players:
+            raise ValueError(f"this game is for {self.min_players}–{self.max_players} players, got {self.num_players}")
+        if self.target_score < 1 or self.max_turns_per_round < 1:
+            raise ValueError("target_score and max_turns_per_round must be positive")
+        if self.max_hand_slots < INITIAL_SLOTS + 1:
+            raise ValueError(f"max_hand_slots must be at least {INITIAL_SLOTS + 1}")
+        if self.max_rounds is not None and self.max_rounds < 1:
+            raise ValueError("max_rounds must be positive or None")
+        check_memory_model(self.memory)
+
+
 class CardGameState:
     """A game in progress: rounds of play until a cumulative total reaches the target.
 
-    Subclasses provide ``action_table``, ``_fill_legal_mask(mask)``, ``_apply(action)``,
-    ``_start_round(layout)`` and ``_score_round(reason)``; they call ``_end_round`` when
-    a round is over.
+    Subclasses provide ``action_table``, ``points``, ``phase``, ``_fill_legal_mask(mask)``,
+    ``_apply(action)``, ``_start_round(layout)`` and ``_score_round(reason)``; they call
+    ``_end_round`` when a round is over. The turn bookkeeping every such game has (turns
+    played, the call in progress and its final lap) lives here.
     """
 
     action_table: ActionTable
@@ -58,6 +92,9 @@ class CardGameState:
         self.is_truncated = False
         self.current_player = None
         self.events: list[Event] = []
+        self.turns_completed = 0
+        self.caller: int | None = None
+        self.final_turns_left = 0
         self._mask_clock = -1
         self._mask = np.zeros(len(self.action_table), dtype=np.int8)
 
@@ -103,6 +140,59 @@ class CardGameState:
 
     def action_from_name(self, name: str) -> int:
         return self.action_table.from_name(name)
+
+    # --- rounds and turns ----------------------------------------------------------------
+    def _deal_round(self, layout: dict | None) -> None:
+        """Deal a round (or lay out the scenario) and let every player see their own
+        bottom row; reset the turn bookkeeping."""
+        table = self.table
+        if layout and "hands" in layout:
+            longest = max(len(hand) for hand in layout["hands"])
+            if longest > self.config.max_hand_slots:
+                raise ValueError(f"a scenario hand of {longest} cards exceeds max_hand_slots={self.config.max_hand_slots}")
+            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
+        else:
+            table.gather_and_shuffle(self.rng)
+            table.deal(INITIAL_SLOTS)
+        for p in range(self.num_players):
+            peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
+            table.knowledge.reveal(p, peeked)
+            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}")
+        self.turns_completed = 0
+        self.caller = None
+        self.final_turns_left = 0
+
+    def _call(self, player: int, call_name: str) -> None:
+        """``player`` calls the end of the round: every other player has one final turn."""
+        self.caller = player
+        self.final_turns_left = self.num_players - 1
+        self.log("call", player, text=f"calls {call_name}")
+
+    def _draw_to_hold(self, player: int) -> bool:
+        """``player`` draws a card that only they see and holds it; when no card can be
+        drawn even after a reshuffle the round ends and this returns False."""
+        card = self.table.draw(self.rng)
+        if card is None:
+            self._end_round("no card can be drawn")
+            return False
+        self.table.held[player].append(card)
+        self.table.knowledge.reveal(player, card)
+        self.log("draw", player, (card,), (player,), "draws {cards}")
+        return True
+
+    def _count_turn_and_continue(self, turn_player: int) -> bool:
+        """Count ``turn_player``'s finished turn; end the round when the final lap after
+        a call is over or the turn cap is reached. Returns whether the round goes on."""
+        self.turns_completed += 1
+        if self.caller is not None and turn_player != self.caller:
+            self.final_turns_left -= 1
+        if self.caller is not None and self.final_turns_left == 0:
+            self._end_round("the final lap after the call is over")
+            return False
+        if self.turns_completed >= self.config.max_turns_per_round:
+            self._end_round("the turn cap was reached")
+            return False
+        return True
 
     # --- rounds and scores ---------------------------------------------------------------
     def _end_round(self, reason: str) -> None:
@@ -233,7 +323,19 @@ class CardGameState:
     game_name = "card game"
 
     def _status_lines(self, viewer: int | None) -> list[str]:
-        """Ruleset-specific lines under the title: phase, calls, turns."""
+        """Lines under the title: who acts in which phase, the call in progress."""
+        if self.is_terminal:
+            ranks = self.ranks()
+            return ["game over; ranks " + ", ".join(f"player_{p}: {r}" for p, r in enumerate(ranks))]
+        line = (f"turn {self.turns_completed + 1}/{self.config.max_turns_per_round}, "
+                f"player_{self.current_player} to act, phase {self.phase.name.lower()}")
+        line += "".join(f"; {detail}" for detail in self._status_details())
+        if self.caller is not None:
+            line += f"; player_{self.caller} called, {self.final_turns_left} final turn(s) left"
+        return [line]
+
+    def _status_details(self) -> list[str]:
+        """The ruleset's own facts for the status line."""
         return []
 
 

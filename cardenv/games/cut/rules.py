@@ -29,6 +29,7 @@ Environment rules where the source leaves a choice (docs/cut.md explains them):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 from enum import IntEnum
 
 import numpy as np
@@ -36,13 +37,10 @@ import numpy as np
 from cardenv.core.actions import ActionTable
 from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, RANK_OF, points_table, standard_deck
 from cardenv.core.events import PUBLIC
-from cardenv.core.knowledge import check_memory_model
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundResult, layout_from_options
+from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, layout_from_options
 
-INITIAL_SLOTS = 4
-PEEKED_SLOTS = (2, 3)  # C-03: the bottom row of the 2×2 grid
 CALLER_PENALTY = 10  # C-16
 FIVE = RANK_NAMES.index("5")
 SIX = RANK_NAMES.index("6")
@@ -85,26 +83,11 @@ _TARGET_POWER = {Phase.PEEK_OTHER: "peek_other", Phase.QUEEN_TARGET: "queen_targ
 
 
 @dataclass(frozen=True)
-class CutConfig:
-    num_players: int = 4
-    target_score: int = 100
-    max_turns_per_round: int = 200
-    single_round: bool = False
-    memory: str = "perfect"
-    power_on_replace: bool = True
-    max_hand_slots: int = 8
-    max_rounds: int | None = 100
-
-    def __post_init__(self):
-        if not 2 <= self.num_players <= 6:
-            raise ValueError(f"Cut! is for 2–6 players (C-01), got {self.num_players}")
-        if self.target_score < 1 or self.max_turns_per_round < 1:
-            raise ValueError("target_score and max_turns_per_round must be positive")
-        if self.max_hand_slots < INITIAL_SLOTS + 1:
-            raise ValueError(f"max_hand_slots must be at least {INITIAL_SLOTS + 1}")
-        if self.max_rounds is not None and self.max_rounds < 1:
-            raise ValueError("max_rounds must be positive or None")
-        check_memory_model(self.memory)
+class CutConfig(RoundGameConfig):
+    min_players: ClassVar[int] = 2  # C-01
+    max_players: ClassVar[int] = 6
+    target_score: int = 100  # C-17
+    power_on_replace: bool = True  # C-07
 
 
 def build_action_table(num_players: int, max_slots: int) -> ActionTable:
@@ -149,10 +132,6 @@ class CutState(CardGameState):
         self._reset_round_fields()
         self.starter = 0
         layout = layout_from_options(options, self.num_players)
-        if layout and "hands" in layout:
-            longest = max(len(hand) for hand in layout["hands"])
-            if longest > config.max_hand_slots:
-                raise ValueError(f"a scenario hand of {longest} cards exceeds max_hand_slots={config.max_hand_slots}")
         if layout and "scores" in layout:
             self.scores = list(layout["scores"])
         self._start_round(layout)
@@ -160,9 +139,6 @@ class CutState(CardGameState):
     def _reset_round_fields(self) -> None:
         self.phase = Phase.TURN
         self.turn_player = 0
-        self.turns_completed = 0
-        self.caller: int | None = None
-        self.final_turns_left = 0
         # The power in progress: own slot picked, and the opponent's (seat, slot) for the King.
         self.power_own_slot = -1
         self.power_target: tuple[int, int] | None = None
@@ -180,16 +156,7 @@ class CutState(CardGameState):
 
     # --- rounds ---------------------------------------------------------------------
     def _start_round(self, layout: dict | None) -> None:
-        table = self.table
-        if layout and "hands" in layout:
-            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
-        else:
-            table.gather_and_shuffle(self.rng)  # C-03
-            table.deal(INITIAL_SLOTS)
-        for p in range(self.num_players):  # C-03
-            peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
-            table.knowledge.reveal(p, peeked)
-            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}")
+        self._deal_round(layout)  # C-03
         previous_starter = self.starter
         self._reset_round_fields()
         if layout and "starter" in layout:
@@ -280,9 +247,7 @@ class CutState(CardGameState):
         if kind == "draw":
             self._draw_for(p)
         elif kind == "cut":  # C-14
-            self.caller = p
-            self.final_turns_left = self.num_players - 1
-            self.log("cut", p, text="calls Cut!")
+            self._call(p, "Cut!")
             self._end_turn()
         elif kind == "discard":
             card = table.held[p].pop()
@@ -342,14 +307,8 @@ class CutState(CardGameState):
             raise AssertionError(kind)
 
     def _draw_for(self, p: int) -> None:
-        card = self.table.draw(self.rng)
-        if card is None:  # C-15
-            self._end_round("no card can be drawn")
-            return
-        self.table.held[p].append(card)
-        self.table.knowledge.reveal(p, card)
-        self.log("draw", p, (card,), (p,), "draws {cards}")
-        self.phase = Phase.DRAWN
+        if self._draw_to_hold(p):  # C-05; C-15 ends the round when nothing can be drawn
+            self.phase = Phase.DRAWN
 
     def _after_card_reaches_pile(self, p: int, card: int, fires_power: bool) -> None:
         """C-10: the power of a 5, 6, Q or K fires (when it can act on something);
@@ -457,29 +416,16 @@ class CutState(CardGameState):
 
     def _end_turn(self) -> None:
         p = self.turn_player
-        self.turns_completed += 1
-        if self.caller is not None and p != self.caller:
-            self.final_turns_left -= 1
-        if self.caller is not None and self.final_turns_left == 0:  # C-14
-            self._end_round("the final turns after Cut! are over")
-        elif self.turns_completed >= self.config.max_turns_per_round:  # C-15
-            self._end_round("the turn cap was reached")
-        else:
+        if self._count_turn_and_continue(p):  # C-14, C-15
             self.turn_player = self.current_player = (p + 1) % self.num_players
             self.phase = Phase.TURN
 
     # --- rendering ------------------------------------------------------------------------
-    def _status_lines(self, viewer: int | None) -> list[str]:
-        if self.is_terminal:
-            ranks = self.ranks()
-            return ["game over; ranks " + ", ".join(f"player_{p}: {r}" for p, r in enumerate(ranks))]
-        line = (f"turn {self.turns_completed + 1}/{self.config.max_turns_per_round} of player_{self.turn_player}, "
-                f"player_{self.current_player} to act, phase {self.phase.name.lower()}")
+    def _status_details(self) -> list[str]:
+        details = [f"turn of player_{self.turn_player}"]
         if self.window is not None:
             # Whether others decided is public; what they decided is not, so it is never shown.
-            line += f"; match window on rank {RANK_NAMES[self.window_rank]}"
+            details.append(f"match window on rank {RANK_NAMES[self.window_rank]}")
         if self.give_target is not None:
-            line += f"; give into player_{self.give_target[0]} slot {self.give_target[1]}"
-        if self.caller is not None:
-            line += f"; player_{self.caller} called Cut!, {self.final_turns_left} final turn(s) left"
-        return [line]
+            details.append(f"give into player_{self.give_target[0]} slot {self.give_target[1]}")
+        return details

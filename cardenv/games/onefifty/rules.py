@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 from enum import IntEnum
 
 import numpy as np
@@ -17,14 +18,9 @@ import numpy as np
 from cardenv.core.actions import ActionTable
 from cardenv.core.events import PUBLIC
 from cardenv.core.cards import JACK, KING, QUEEN, RANK_OF, TEN, IS_RED, points_table, standard_deck
-from cardenv.core.knowledge import check_memory_model
 from cardenv.core.scoring import first_clockwise_after, lowest
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundResult, layout_from_options
-
-INITIAL_SLOTS = 4
-PEEKED_SLOTS = (2, 3)  # O-05: the bottom row of the 2×2 grid
-
+from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, layout_from_options
 
 def _points(card_type: int) -> int:
     """O-02: A = 1, 2–9 face value, red 10 = 0, black 10 = 10, J/Q/K = 20."""
@@ -53,25 +49,11 @@ class Phase(IntEnum):
 
 
 @dataclass(frozen=True)
-class OneFiftyConfig:
-    num_players: int = 4
-    target_score: int = 150
-    max_turns_per_round: int = 200
-    single_round: bool = False
-    memory: str = "perfect"
+class OneFiftyConfig(RoundGameConfig):
+    min_players: ClassVar[int] = 3  # O-01
+    max_players: ClassVar[int] = 6
+    target_score: int = 150  # O-22
     max_hand_slots: int = 12
-    max_rounds: int | None = 100
-
-    def __post_init__(self):
-        if not 3 <= self.num_players <= 6:
-            raise ValueError(f"150 is for 3–6 players (O-01), got {self.num_players}")
-        if self.target_score < 1 or self.max_turns_per_round < 1:
-            raise ValueError("target_score and max_turns_per_round must be positive")
-        if self.max_hand_slots < INITIAL_SLOTS + 1:
-            raise ValueError(f"max_hand_slots must be at least {INITIAL_SLOTS + 1}")
-        if self.max_rounds is not None and self.max_rounds < 1:
-            raise ValueError("max_rounds must be positive or None")
-        check_memory_model(self.memory)
 
 
 @lru_cache(maxsize=None)
@@ -106,9 +88,6 @@ class OneFiftyState(CardGameState):
         super().__init__(config, standard_deck(), rng)
         self.phase = Phase.MAIN
         self.starter = 0
-        self.turns_completed = 0
-        self.caller: int | None = None
-        self.final_turns_left = 0
         self.selected: list[int] = []
         self.jack_slot = -1
         layout = layout_from_options(options, self.num_players)
@@ -118,33 +97,15 @@ class OneFiftyState(CardGameState):
 
     game_name = "onefifty_v0"
 
-    def _status_lines(self, viewer: int | None) -> list[str]:
-        if self.is_terminal:
-            ranks = self.ranks()
-            return ["game over; ranks " + ", ".join(f"player_{p}: {r}" for p, r in enumerate(ranks))]
-        line = (f"turn {self.turns_completed + 1}/{self.config.max_turns_per_round}, "
-                f"player_{self.current_player} to act, phase {self.phase.name.lower()}")
-        if self.selected:
-            line += f", selected slots {self.selected}"
-        if self.caller is not None:
-            line += f"; player_{self.caller} called END, {self.final_turns_left} final turn(s) left"
-        return [line]
+    def _status_details(self) -> list[str]:
+        return [f"selected slots {self.selected}"] if self.selected else []
 
     def _clone_extra(self, other: OneFiftyState) -> None:
         other.selected = self.selected.copy()
 
     # --- rounds ---------------------------------------------------------------------
     def _start_round(self, layout: dict | None) -> None:
-        table = self.table
-        if layout and "hands" in layout:
-            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
-        else:
-            table.gather_and_shuffle(self.rng)
-            table.deal(INITIAL_SLOTS)  # O-04
-        for p in range(self.num_players):  # O-05
-            peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
-            table.knowledge.reveal(p, peeked)
-            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}")
+        self._deal_round(layout)  # O-04, O-05
         if layout and "starter" in layout:
             self.starter = layout["starter"]
         elif self.round_index == 0:  # O-06
@@ -153,9 +114,6 @@ class OneFiftyState(CardGameState):
             self.starter = first_clockwise_after(lowest(self.scores), self.starter, self.num_players)
         self.current_player = self.starter
         self.phase = Phase.MAIN
-        self.turns_completed = 0
-        self.caller = None
-        self.final_turns_left = 0
         self.selected = []
         self.jack_slot = -1
         self.log("start", self.starter, text=f"starts round {self.round_index + 1}")
@@ -251,9 +209,7 @@ class OneFiftyState(CardGameState):
             self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
             self._after_main_action()
         elif kind == "call":
-            self.caller = p
-            self.final_turns_left = self.num_players - 1
-            self.log("call", p, text="calls END")
+            self._call(p, "END")
             self._end_turn()
         elif kind == "pass":
             self._end_turn()
@@ -287,14 +243,8 @@ class OneFiftyState(CardGameState):
             raise AssertionError(kind)
 
     def _draw_for(self, p: int) -> None:
-        card = self.table.draw(self.rng)
-        if card is None:  # O-17
-            self._end_round("no card can be drawn")
-            return
-        self.table.held[p].append(card)
-        self.table.knowledge.reveal(p, card)
-        self.log("draw", p, (card,), (p,), "draws {cards}")
-        self.phase = Phase.DRAWN
+        if self._draw_to_hold(p):  # O-08; O-17 ends the round when nothing can be drawn
+            self.phase = Phase.DRAWN
 
     def _discard_drawn(self, p: int) -> None:
         table = self.table
@@ -344,13 +294,6 @@ class OneFiftyState(CardGameState):
 
     def _end_turn(self) -> None:
         p = self.current_player
-        self.turns_completed += 1
-        if self.caller is not None and p != self.caller:
-            self.final_turns_left -= 1
-        if self.caller is not None and self.final_turns_left == 0:  # O-15
-            self._end_round("the final lap after END is over")
-        elif self.turns_completed >= self.config.max_turns_per_round:  # O-18
-            self._end_round("the turn cap was reached")
-        else:
+        if self._count_turn_and_continue(p):  # O-15, O-18
             self.current_player = (p + 1) % self.num_players
             self.phase = Phase.MAIN
