@@ -27,6 +27,13 @@ INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below
 PEEKED_SLOTS = (2, 3)  # the bottom row, which each player sees at the start of a round
 
 
+def copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in the same state (a third of deepcopy's cost)."""
+    bit_generator = type(rng.bit_generator)()
+    bit_generator.state = rng.bit_generator.state
+    return np.random.Generator(bit_generator)
+
+
 class IllegalActionError(ValueError):
     """An action that the current player may not take now."""
 
@@ -240,7 +247,7 @@ class CardGameState:
         other.scores = self.scores.copy()
         other.round_results = self.round_results.copy()
         other.events = self.events.copy()
-        other.rng = copy.deepcopy(self.rng)
+        other.rng = copy_generator(self.rng)
         other._mask = self._mask.copy()
         self._clone_extra(other)
         return other
