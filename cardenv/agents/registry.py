@@ -22,6 +22,7 @@ from cardenv.agents.base import Agent, RulesetInfo
 # ruleset -> "module:HeuristicClass" (imported on first use).
 HEURISTICS: dict[str, str] = {
     "onefifty_v0": "cardenv.agents.heuristics.onefifty:OneFiftyHeuristic",
+    "cut_v0": "cardenv.agents.heuristics.cut:CutHeuristic",
 }
 
 
@@ -105,7 +106,7 @@ def _make_ppo(info, rng, argument):
 
     if not argument:
         raise ValueError("the ppo agent needs a model file: 'ppo:path/to/model.zip'")
-    return PPOAgent(info, rng, argument)
+    return PPOAgent(info, rng, argument)  # the model file
 
 
 # name -> factory(info, rng, argument or None)

@@ -34,6 +34,7 @@ _TYPE_RANK = RANK_OF[:NUM_STANDARD_TYPES]
 class OneFiftyHeuristic(Agent):
     name = "heuristic"
     call_kinds = ("call",)
+    type_points = _TYPE_POINTS  # points of each of the 52 card types under this ruleset
 
     # Margins in points. A swap into an unknown slot also turns an unknown card into a
     # known one, so it needs a smaller sure gain than the raw expectation suggests.
@@ -59,6 +60,25 @@ class OneFiftyHeuristic(Agent):
         self.mem_rank = np.full((n, slots), -1, dtype=np.int64)
         self.mem_points = np.zeros((n, slots), dtype=np.int64)
         self.mem_knowers = np.zeros((n, slots, n), dtype=bool)
+        self.reset()
+
+    def reset(self) -> None:
+        super().reset()
+        self._last_scores = None
+        self._last_turns = -1.0
+        self._rounds_seen = 0
+
+    def _current_round(self, observation, state) -> int:
+        """The engine's round index when the state is given; otherwise a new round is
+        recognised from the observation (scores changed, or the turn counter went back)."""
+        if state is not None:
+            return state.round_index
+        v = self.info.layout.views(observation["observation"])
+        scores, turns = v["scores"].copy(), float(v["turns_in_round"][0])
+        if self._last_scores is not None and (not np.array_equal(scores, self._last_scores) or turns < self._last_turns):
+            self._rounds_seen += 1
+        self._last_scores, self._last_turns = scores, turns
+        return self._rounds_seen
 
     def start_round(self) -> None:
         self.mem_rank[:] = -1
@@ -87,10 +107,10 @@ class OneFiftyHeuristic(Agent):
         remembered = (self.mem_rank >= 0) & ~self._shown
         for r, s in zip(*np.nonzero(remembered)):
             candidates = np.flatnonzero(unseen & (_TYPE_RANK == self.mem_rank[r, s])
-                                        & (_TYPE_POINTS == self.mem_points[r, s]))
+                                        & (self.type_points == self.mem_points[r, s]))
             if len(candidates):
                 unseen[candidates[0]] = False
-        return _TYPE_POINTS[unseen].astype(np.float64)
+        return self.type_points[unseen].astype(np.float64)
 
     def _beliefs(self, v):
         self._update_memory(v)

@@ -1,0 +1,214 @@
+"""A tournament: one candidate agent against a field, seats rotated, fully seeded.
+
+Game ``g`` seats agent ``k`` (0 = the candidate, 1… = the field) at seat
+``(k + g) mod n``, so over every block of ``n`` consecutive games each agent sits in
+each seat exactly once. The game count is rounded up to a multiple of ``n``. Game ``g``
+uses env seed ``seed + g``; every agent gets its own generator spawned from ``seed``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.eval.intervals import wilson_interval
+
+
+def seating(game_index: int, num_players: int) -> list[int]:
+    """``seats[s]`` = index of the agent (0 = candidate) sitting at seat ``s`` in this game."""
+    seats = [0] * num_players
+    for k in range(num_players):
+        seats[(k + game_index) % num_players] = k
+    return seats
+
+
+@dataclass
+class GameRecord:
+    candidate_seat: int
+    share: float  # 1/k if the candidate is one of k tied winners, else 0
+    final_scores: list[int]
+    rounds: int
+    steps: int
+    candidate_points: list[int]  # points the candidate added, round by round
+    candidate_calls: int
+    candidate_successful_calls: int
+    truncated: bool
+
+
+@dataclass
+class TournamentResult:
+    ruleset: str
+    candidate: str
+    field: list[str]
+    games: int
+    seed: int
+    env_kwargs: dict
+    win_share: float
+    win_share_ci95: tuple[float, float]
+    mean_points_per_round: float
+    mean_final_score: float
+    call_rate: float  # calls per round played by the candidate
+    call_success_rate: float | None  # successful calls / calls (None without calls)
+    mean_rounds_per_game: float
+    mean_steps_per_game: float
+    truncated_games: int
+    seconds: float
+    interval_method: str = "Wilson score, 95%"
+    records: list[GameRecord] = field(default_factory=list, repr=False)
+
+    def to_json(self, with_games: bool = False) -> str:
+        data = asdict(self)
+        if not with_games:
+            data.pop("records")
+        return json.dumps(data, indent=2)
+
+
+def play_game(env, agents_by_seat: Sequence[Agent], seed: int) -> int:
+    """Play one game on a raw env; returns the number of decisions taken."""
+    env.reset(seed=seed)
+    for agent in agents_by_seat:
+        agent.reset()
+    state = env.state
+    steps = 0
+    while not state.is_terminal:
+        seat = state.current_player
+        observation = env.observe(env.possible_agents[seat])
+        env.step(agents_by_seat[seat].act(observation, state, seat))
+        steps += 1
+    return steps
+
+
+def _record(state, candidate_seat: int, steps: int) -> GameRecord:
+    winners = state.winners()
+    share = 1.0 / len(winners) if candidate_seat in winners else 0.0
+    points, calls, successes = [], 0, 0
+    for result in state.round_results:
+        points.append(int(result.points_added[candidate_seat]))
+        if result.caller == candidate_seat:
+            calls += 1
+            mine = result.hand_totals[candidate_seat]
+            if all(t > mine for p, t in enumerate(result.hand_totals) if p != candidate_seat):
+                successes += 1
+    return GameRecord(candidate_seat, share, list(state.scores), len(state.round_results), steps, points,
+                      calls, successes, bool(state.is_truncated))
+
+
+class _Progress:
+    """tqdm when installed, else a line on stderr every tenth of the run."""
+
+    def __init__(self, total: int, enabled: bool, description: str):
+        self.total, self.enabled, self.done = total, enabled, 0
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, desc=description, unit="game", file=sys.stderr)
+            except ImportError:
+                print(f"{description}: {total} games", file=sys.stderr)
+
+    def update(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.update(1)
+        elif self.enabled and self.done % max(1, self.total // 10) == 0:
+            print(f"  {self.done}/{self.total} games", file=sys.stderr)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run_tournament(
+    ruleset: str,
+    candidate: str,
+    field: Sequence[str],
+    games: int,
+    seed: int = 0,
+    env_kwargs: dict | None = None,
+    progress: bool = False,
+    agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent,
+) -> TournamentResult:
+    """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat;
+    a single spec fills every other seat)."""
+    env_kwargs = dict(env_kwargs or {})
+    info = ruleset_info(ruleset, **env_kwargs)
+    n = info.num_players
+    field = list(field)
+    if len(field) == 1:
+        field = field * (n - 1)
+    if len(field) != n - 1:
+        raise ValueError(f"{ruleset} with {n} players needs 1 or {n - 1} field agents, got {len(field)}")
+    games = -(-games // n) * n  # every agent in every seat equally often
+    generators = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
+    agents = [agent_factory(spec, info, rng) for spec, rng in zip([candidate, *field], generators)]
+    env = make_raw_env(ruleset, **env_kwargs)
+    records: list[GameRecord] = []
+    bar = _Progress(games, progress, f"{ruleset} {candidate} vs {','.join(sorted(set(field)))}")
+    start = time.perf_counter()
+    try:
+        for g in range(games):
+            seats = seating(g, n)
+            steps = play_game(env, [agents[k] for k in seats], seed + g)
+            records.append(_record(env.state, seats.index(0), steps))
+            bar.update()
+    finally:
+        bar.close()
+        for agent in agents:
+            agent.close()
+    return summarize(ruleset, candidate, field, seed, env_kwargs, records, time.perf_counter() - start)
+
+
+def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameRecord], seconds: float) -> TournamentResult:
+    games = len(records)
+    shares = np.array([r.share for r in records])
+    all_points = [p for r in records for p in r.candidate_points]
+    rounds = sum(r.rounds for r in records)
+    calls = sum(r.candidate_calls for r in records)
+    successes = sum(r.candidate_successful_calls for r in records)
+    return TournamentResult(
+        ruleset=ruleset,
+        candidate=candidate,
+        field=list(field),
+        games=games,
+        seed=seed,
+        env_kwargs=env_kwargs,
+        win_share=float(shares.mean()),
+        win_share_ci95=wilson_interval(float(shares.sum()), games),
+        mean_points_per_round=float(np.mean(all_points)) if all_points else 0.0,
+        mean_final_score=float(np.mean([r.final_scores[r.candidate_seat] for r in records])),
+        call_rate=calls / rounds if rounds else 0.0,
+        call_success_rate=successes / calls if calls else None,
+        mean_rounds_per_game=rounds / games,
+        mean_steps_per_game=float(np.mean([r.steps for r in records])),
+        truncated_games=sum(r.truncated for r in records),
+        seconds=seconds,
+        records=records,
+    )
+
+
+def format_table(results: Sequence[TournamentResult]) -> str:
+    """A plain-text table, one row per tournament."""
+    header = ["candidate", "field", "games", "win share", "95% CI (Wilson)", "pts/round", "final score",
+              "call rate", "call success", "rounds/game", "steps/game"]
+    rows = []
+    for r in results:
+        low, high = r.win_share_ci95
+        field_text = ",".join(sorted(set(r.field))) if len(set(r.field)) == 1 else ",".join(r.field)
+        rows.append([
+            r.candidate, field_text, str(r.games), f"{r.win_share:.3f}", f"[{low:.3f}, {high:.3f}]",
+            f"{r.mean_points_per_round:.2f}", f"{r.mean_final_score:.1f}", f"{r.call_rate:.3f}",
+            "-" if r.call_success_rate is None else f"{r.call_success_rate:.3f}",
+            f"{r.mean_rounds_per_game:.2f}", f"{r.mean_steps_per_game:.0f}",
+        ])
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
+    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths))  # noqa: E731
+    out = [line(header), line(["-" * w for w in widths])] + [line(row) for row in rows]
+    return "\n".join(out)

@@ -1,0 +1,142 @@
+"""A Gymnasium single-seat view of any cardenv env (torch-free).
+
+The learner plays one seat; every other seat is played inside ``step`` by given agents
+until it is the learner's turn again or the game is over. The reward returned by
+``step`` is the sum of the learner's own rewards over every env step since its last
+action — its own move and all the others' — so a round or game that another seat ends
+pays the learner what the env paid the learner. (PettingZoo's SB3 tutorial wrapper
+returns the next player's observation with the previous player's reward; this wrapper
+always pairs the learner's observation with the learner's reward.)
+
+The learner's seat rotates per episode (episode ``e`` after a seeded reset uses seat
+``e mod n``) unless ``seat`` is fixed. ``action_masks()`` serves sb3-contrib's
+MaskablePPO. An action outside the mask ends the episode (terminated) with
+``illegal_reward`` for the learner and ``info["illegal_action"]`` set — PettingZoo's
+classic convention, and what lets unmasked code (gymnasium's ``check_env``) run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+
+
+class SingleSeatEnv(gym.Env):
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        ruleset: str = "onefifty_v0",
+        opponents: str | Sequence[str] = "random_no_call",
+        env_kwargs: dict | None = None,
+        seat: int | None = None,
+        agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent,
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+    ):
+        env_kwargs = dict(env_kwargs or {})
+        self.ruleset = ruleset
+        self.info = ruleset_info(ruleset, **env_kwargs)
+        self.env = make_raw_env(ruleset, **env_kwargs)
+        n = self.info.num_players
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise ValueError(f"{ruleset} with {n} players needs {n - 1} opponent specs, got {len(specs)}")
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not a seat of {n} players")
+        self.opponent_specs = specs
+        self.fixed_seat = seat
+        self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
+        self._ended_by_illegal_action = False
+        placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
+        self.opponents = [agent_factory(spec, self.info, placeholder) for spec in specs]
+        self.observation_space = spaces.Box(0.0, self.info.layout.high(), (self.info.layout.size,), np.float32)
+        self.action_space = spaces.Discrete(len(self.info.action_table))
+        self.learner_seat = 0
+        self._episode = 0
+        self._agents_by_seat: list[Agent | None] = []
+
+    # --- gymnasium API ----------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._episode = 0
+        n = self.info.num_players
+        self.learner_seat = self.fixed_seat if self.fixed_seat is not None else self._episode % n
+        self._episode += 1
+        others = iter(self.opponents)
+        self._agents_by_seat = [None if s == self.learner_seat else next(others) for s in range(n)]
+        for agent in self.opponents:
+            agent.rng = np.random.default_rng(int(self.np_random.integers(2**63)))
+            agent.reset()
+        self._ended_by_illegal_action = False
+        self.env.reset(seed=int(self.np_random.integers(2**31)), options=options)
+        self._play_others()
+        return self._observation(), {"learner_seat": self.learner_seat}
+
+    def step(self, action):
+        state = self.env.state
+        if state.is_terminal or self._ended_by_illegal_action:
+            raise RuntimeError("step() after the episode ended; call reset()")
+        if not state.is_legal(int(action)):
+            self._ended_by_illegal_action = True
+            info = {"learner_seat": self.learner_seat, "illegal_action": int(action)}
+            return self._observation(), self.illegal_reward, True, False, info
+        learner = self.env.possible_agents[self.learner_seat]
+        self.env.step(int(action))
+        reward = float(self.env.rewards[learner])
+        reward += self._play_others()
+        terminated = state.is_terminal and not state.is_truncated
+        truncated = bool(state.is_truncated)
+        info = {"learner_seat": self.learner_seat}
+        if state.is_terminal:
+            winners = state.winners()
+            info["win_share"] = 1.0 / len(winners) if self.learner_seat in winners else 0.0
+            info["final_scores"] = list(state.scores)
+        return self._observation(), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        state = self.env.state
+        if state.is_terminal or self._ended_by_illegal_action or state.current_player != self.learner_seat:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return state.legal_action_mask().astype(bool)
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.env.state.render_text(self.learner_seat, self.info.config.memory)
+        return None
+
+    # --- helpers --------------------------------------------------------------------------
+    def _play_others(self) -> float:
+        """Let the other seats act until the learner is to act or the game is over; return
+        the learner's rewards from those steps."""
+        env, state = self.env, self.env.state
+        learner = env.possible_agents[self.learner_seat]
+        reward = 0.0
+        while not state.is_terminal and state.current_player != self.learner_seat:
+            seat = state.current_player
+            observation = env.observe(env.possible_agents[seat])
+            env.step(self._agents_by_seat[seat].act(observation, state, seat))
+            reward += float(env.rewards[learner])
+        return reward
+
+    def _observation(self) -> np.ndarray:
+        return self.env.observe(self.env.possible_agents[self.learner_seat])["observation"]
+
+    # --- self-play support -------------------------------------------------------------
+    def add_snapshot(self, path: str) -> None:
+        """Give every opponent that plays from a pool of snapshots a new one."""
+        for agent in self.opponents:
+            if hasattr(agent, "add_snapshot"):
+                agent.add_snapshot(path)
+
+    def close(self) -> None:
+        for agent in self.opponents:
+            agent.close()

@@ -1,0 +1,225 @@
+"""MaskablePPO training on the single-seat view (``cardenv train``).
+
+torch, stable-baselines3 and sb3-contrib are imported inside :func:`train`, so importing
+this module costs nothing without the ``train`` extra.
+
+Outputs under the run folder: ``final_model.zip``, ``checkpoints/``, ``logs/``
+(TensorBoard events and ``progress.csv``), ``monitor.csv`` (every training episode),
+``eval_history.csv`` (periodic win share), ``learning_curve.png``, ``eval.json`` and
+``eval_table.txt`` (the final evaluation).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import time
+from dataclasses import asdict
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from cardenv.agents.registry import make_agent
+from cardenv.eval.tournament import format_table, run_tournament
+from cardenv.train.config import TrainConfig
+from cardenv.train.single_seat import SingleSeatEnv
+
+LEARNER = "learner"
+SELFPLAY = "selfplay"
+
+
+def _opponent_factory(pool_size: int, spec, info, rng):
+    if spec == SELFPLAY:
+        from cardenv.agents.ppo import PolicyPoolAgent
+
+        return PolicyPoolAgent(info, rng, pool_size=pool_size)
+    return make_agent(spec, info, rng)
+
+
+def make_training_env(ruleset: str, opponent: str, env_kwargs: dict, pool_size: int, single_thread: bool):
+    """One single-seat env (module-level, so SubprocVecEnv can pickle its constructor)."""
+    if single_thread:
+        import torch
+
+        torch.set_num_threads(1)  # worker processes: one core each, no oversubscription
+    return SingleSeatEnv(ruleset, opponent, env_kwargs, agent_factory=partial(_opponent_factory, pool_size))
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def train(config: TrainConfig) -> dict:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    started = time.perf_counter()
+    out = Path(config.resolved_output_dir())
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    cores = usable_cores()
+    use_subproc = config.vec_env == "subproc" or (config.vec_env == "auto" and cores > 1 and config.n_envs > 1)
+    torch.set_num_threads(1 if use_subproc else max(1, cores))
+    env_fns = [partial(make_training_env, config.ruleset, config.opponent, config.env_kwargs, config.pool_size,
+                       use_subproc) for _ in range(config.n_envs)]
+    vec_env = SubprocVecEnv(env_fns) if use_subproc else DummyVecEnv(env_fns)
+    vec_env = VecMonitor(vec_env, filename=str(out / "monitor.csv"), info_keywords=("win_share",))
+    vec_env.seed(config.seed)
+
+    model = MaskablePPO(
+        "MlpPolicy", vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
+        ent_coef=config.ent_coef, policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed,
+        device="cpu", verbose=0,
+    )
+    model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
+
+    def learner_factory(spec, info, rng):
+        if spec == LEARNER:
+            from cardenv.agents.ppo import PPOAgent
+
+            return PPOAgent(info, rng, model)
+        return make_agent(spec, info, rng)
+
+    eval_history: list[dict] = []
+
+    class PeriodicEvaluation(BaseCallback):
+        """Every ``eval_every`` steps: a short tournament against random_no_call."""
+
+        def __init__(self):
+            super().__init__()
+            self.next_at = config.eval_every
+
+        def _on_step(self) -> bool:
+            if config.eval_every > 0 and self.num_timesteps >= self.next_at:
+                self.next_at += config.eval_every
+                self.evaluate()
+            return True
+
+        def evaluate(self) -> None:
+            result = run_tournament(config.ruleset, LEARNER, ["random_no_call"], config.eval_games,
+                                    seed=config.seed + 1_000_000, env_kwargs=config.env_kwargs,
+                                    agent_factory=learner_factory)
+            eval_history.append({"timesteps": self.num_timesteps, "win_share": result.win_share,
+                                 "ci_low": result.win_share_ci95[0], "ci_high": result.win_share_ci95[1],
+                                 "points_per_round": result.mean_points_per_round})
+            self.logger.record("eval/win_share_vs_random_no_call", result.win_share)
+            self.logger.record("eval/points_per_round_vs_random_no_call", result.mean_points_per_round)
+
+    class SelfPlaySnapshots(BaseCallback):
+        """Freeze the learner into the opponents' pool at the start and every ``snapshot_every`` steps."""
+
+        def __init__(self):
+            super().__init__()
+            self.next_at = 0
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next_at:
+                self.next_at += config.snapshot_every
+                path = out / "snapshots" / f"snapshot_{self.num_timesteps}.zip"
+                path.parent.mkdir(exist_ok=True)
+                self.model.save(str(path))
+                self.training_env.env_method("add_snapshot", str(path))
+            return True
+
+    periodic = PeriodicEvaluation()
+    callbacks = [periodic]
+    if config.checkpoint_every > 0:
+        callbacks.append(CheckpointCallback(max(1, config.checkpoint_every // config.n_envs), str(out / "checkpoints"),
+                                            name_prefix="model"))
+    if config.opponent == SELFPLAY:
+        callbacks.insert(0, SelfPlaySnapshots())
+    try:
+        model.learn(total_timesteps=config.total_timesteps, callback=CallbackList(callbacks),
+                    progress_bar=config.progress_bar)
+    finally:
+        vec_env.close()
+    model_path = out / "final_model.zip"
+    model.save(str(model_path))
+    train_seconds = time.perf_counter() - started
+    # Evaluate the final model unless the last periodic evaluation was within one rollout of the end.
+    rollout = config.n_steps * config.n_envs
+    if config.eval_every > 0 and (not eval_history or eval_history[-1]["timesteps"] < model.num_timesteps - rollout):
+        periodic.num_timesteps = model.num_timesteps
+        periodic.evaluate()
+    _write_eval_history(out / "eval_history.csv", eval_history)
+
+    results = [
+        run_tournament(config.ruleset, LEARNER, [field], config.final_eval_games, seed=config.seed + 2_000_000 + i,
+                       env_kwargs=config.env_kwargs, agent_factory=learner_factory, progress=config.progress_bar)
+        for i, field in enumerate(config.final_eval_fields)
+    ]
+    for r in results:
+        r.candidate = "ppo"
+    table = format_table(results)
+    (out / "eval_table.txt").write_text(table + "\n")
+    (out / "eval.json").write_text("[" + ",\n".join(r.to_json() for r in results) + "]\n")
+    plot_path = plot_learning_curve(out / "monitor.csv", eval_history, out / "learning_curve.png", config)
+    return {
+        "model": str(model_path),
+        "output_dir": str(out),
+        "timesteps": model.num_timesteps,
+        "train_seconds": round(train_seconds, 1),
+        "total_seconds": round(time.perf_counter() - started, 1),
+        "vec_env": "subproc" if use_subproc else "dummy",
+        "learning_curve": str(plot_path),
+        "evaluation_table": table,
+    }
+
+
+def _write_eval_history(path: Path, history: list[dict]) -> None:
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["timesteps", "win_share", "ci_low", "ci_high", "points_per_round"])
+        writer.writeheader()
+        writer.writerows(history)
+
+
+def read_monitor(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Cumulative learner steps and return of every training episode, in order of ending."""
+    lengths, returns = [], []
+    with open(path) as f:
+        next(f)  # the JSON header line VecMonitor writes
+        for row in csv.DictReader(f):
+            lengths.append(int(row["l"]))
+            returns.append(float(row["r"]))
+    return np.cumsum(lengths), np.array(returns)
+
+
+def plot_learning_curve(monitor_path: Path, eval_history: list[dict], png_path: Path, config: TrainConfig) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps, returns = read_monitor(monitor_path)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    if len(returns):
+        window = max(1, min(200, len(returns) // 10))
+        smooth = np.convolve(returns, np.ones(window) / window, mode="valid")
+        top.plot(steps, returns, ".", alpha=0.15, markersize=2, label="episode return")
+        top.plot(steps[window - 1:], smooth, label=f"mean of {window} episodes")
+        top.legend()
+    top.set_ylabel("learner's return per game")
+    top.set_title(f"MaskablePPO on {config.ruleset} vs {config.opponent}")
+    if eval_history:
+        x = [e["timesteps"] for e in eval_history]
+        bottom.plot(x, [e["win_share"] for e in eval_history], "o-", label="win share vs 3 × random_no_call")
+        bottom.fill_between(x, [e["ci_low"] for e in eval_history], [e["ci_high"] for e in eval_history], alpha=0.2,
+                            label="95% Wilson interval")
+        bottom.axhline(1 / SingleSeatEnv(config.ruleset, "random", config.env_kwargs).info.num_players, ls="--",
+                       color="gray", label="equal share")
+        bottom.legend()
+    bottom.set_xlabel("learner steps")
+    bottom.set_ylabel(f"win share ({config.eval_games} games)")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)
+    return png_path

@@ -1,0 +1,68 @@
+"""Tournament seat rotation, the Wilson interval, and the statistics it reports."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from cardenv.cli import main
+from cardenv.eval import run_tournament, seating, wilson_interval
+
+
+def test_seating_puts_every_agent_in_every_seat_equally_often():
+    for n in (3, 4, 6):
+        counts = [[0] * n for _ in range(n)]
+        for g in range(2 * n):
+            seats = seating(g, n)
+            assert sorted(seats) == list(range(n))
+            for seat, agent in enumerate(seats):
+                counts[agent][seat] += 1
+        assert all(c == 2 for row in counts for c in row)
+
+
+def test_tournament_rotates_the_candidate_through_every_seat_and_rounds_games_up():
+    result = run_tournament("onefifty_v0", "random", ["random_no_call"], games=6, seed=3)
+    assert result.games == 8  # rounded up to a multiple of 4 players
+    assert sorted(r.candidate_seat for r in result.records) == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson_interval(8, 10)  # textbook: 0.8 with n=10 → [0.490, 0.943]
+    assert math.isclose(low, 0.4902, abs_tol=1e-3) and math.isclose(high, 0.9433, abs_tol=1e-3)
+    low, high = wilson_interval(0, 20)
+    assert low == 0.0 and math.isclose(high, 0.1611, abs_tol=1e-3)
+    low, high = wilson_interval(50, 100)
+    assert math.isclose(0.5 - low, high - 0.5, rel_tol=1e-9)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_tournament_is_seeded_and_its_statistics_are_consistent():
+    a = run_tournament("onefifty_v0", "heuristic", ["random_no_call"], games=8, seed=1)
+    b = run_tournament("onefifty_v0", "heuristic", ["random_no_call"], games=8, seed=1)
+    assert [r.final_scores for r in a.records] == [r.final_scores for r in b.records]
+    shares = [r.share for r in a.records]
+    assert a.win_share == pytest.approx(sum(shares) / len(shares))
+    assert a.win_share_ci95[0] <= a.win_share <= a.win_share_ci95[1]
+    assert a.mean_final_score == pytest.approx(sum(r.final_scores[r.candidate_seat] for r in a.records) / 8)
+    rounds = sum(r.rounds for r in a.records)
+    assert a.call_rate == pytest.approx(sum(r.candidate_calls for r in a.records) / rounds)
+    for record in a.records:
+        assert sum(record.candidate_points) == record.final_scores[record.candidate_seat]
+        assert record.candidate_successful_calls <= record.candidate_calls
+
+
+def test_field_must_fill_the_other_seats():
+    with pytest.raises(ValueError, match="field agents"):
+        run_tournament("onefifty_v0", "random", ["random", "random"], games=4)
+
+
+def test_cli_eval_prints_a_table_and_writes_json(tmp_path, capsys):
+    out = tmp_path / "result.json"
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--field", "random_no_call", "--games", "4",
+                 "--json", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "win share" in printed and "heuristic" in printed
+    data = json.loads(out.read_text())
+    assert data["games"] == 4 and data["candidate"] == "heuristic" and len(data["win_share_ci95"]) == 2

@@ -1,0 +1,58 @@
+"""A short MaskablePPO run completes, saves a loadable model, and the model plays."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from cardenv.agents import make_agent, make_raw_env, ruleset_info  # noqa: E402
+from cardenv.eval.tournament import play_game  # noqa: E402
+from cardenv.train.config import TrainConfig  # noqa: E402
+from cardenv.train.trainer import train  # noqa: E402
+
+
+def _short(tmp_path, **overrides) -> TrainConfig:
+    values = dict(total_timesteps=2048, n_envs=2, vec_env="dummy", n_steps=512, batch_size=256, n_epochs=1,
+                  eval_every=1024, eval_games=4, checkpoint_every=1024, final_eval_games=4,
+                  output_dir=str(tmp_path / "run"), progress_bar=False,
+                  env_kwargs={"single_round": True, "max_turns_per_round": 60})  # short games keep the test fast
+    values.update(overrides)
+    return TrainConfig(**values)
+
+
+def test_short_training_run_saves_a_loadable_model(tmp_path):
+    summary = train(_short(tmp_path))
+    out = tmp_path / "run"
+    assert summary["timesteps"] >= 2048
+    for name in ("final_model.zip", "learning_curve.png", "eval.json", "eval_table.txt", "eval_history.csv",
+                 "monitor.csv", "logs/progress.csv"):
+        assert (out / name).exists(), name
+    assert list((out / "checkpoints").glob("model_*.zip"))
+    evaluations = json.loads((out / "eval.json").read_text())
+    assert [e["field"][0] for e in evaluations] == ["random_no_call", "heuristic"]
+
+    info = ruleset_info("onefifty_v0", single_round=True, max_turns_per_round=60)
+    agent = make_agent(f"ppo:{out / 'final_model.zip'}", info, np.random.default_rng(0))
+    others = [make_agent("random_no_call", info, np.random.default_rng(s)) for s in (1, 2, 3)]
+    env = make_raw_env("onefifty_v0", single_round=True, max_turns_per_round=60)
+    assert play_game(env, [agent, *others], seed=0) > 0
+
+
+def test_self_play_run_uses_frozen_snapshots(tmp_path):
+    train(_short(tmp_path, opponent="selfplay", snapshot_every=1024, eval_every=0, checkpoint_every=0,
+                 final_eval_fields=("random_no_call",)))
+    snapshots = sorted((tmp_path / "run" / "snapshots").glob("snapshot_*.zip"))
+    assert len(snapshots) >= 2
+
+
+def test_ppo_model_for_another_configuration_is_refused(tmp_path):
+    train(_short(tmp_path, total_timesteps=512, n_envs=1, eval_every=0, checkpoint_every=0,
+                 final_eval_fields=("random_no_call",)))
+    with pytest.raises(ValueError, match="trained for observations"):
+        make_agent(f"ppo:{tmp_path / 'run' / 'final_model.zip'}",
+                   ruleset_info("onefifty_v0", single_round=True, max_turns_per_round=60, num_players=3),
+                   np.random.default_rng(0))

@@ -1,0 +1,61 @@
+"""The single-seat Gymnasium view: check_env, masks, and the learner's own rewards."""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+
+from cardenv.agents import ruleset_info
+from cardenv.train import SingleSeatEnv
+
+
+def test_passes_gymnasium_check_env():
+    check_env(SingleSeatEnv("onefifty_v0", "random_no_call"), skip_render_check=True)
+
+
+def test_seat_rotates_per_episode_and_masks_are_the_learners():
+    env = SingleSeatEnv("onefifty_v0", "random_no_call")
+    seats = []
+    env.reset(seed=0)
+    seats.append(env.learner_seat)
+    for _ in range(3):
+        env.reset()
+        seats.append(env.learner_seat)
+        assert env.env.state.current_player == env.learner_seat
+        assert np.array_equal(env.action_masks(), env.env.state.legal_action_mask().astype(bool))
+    assert seats == [0, 1, 2, 3]
+
+
+def test_illegal_action_ends_the_episode_with_a_penalty():
+    env = SingleSeatEnv("onefifty_v0", "random_no_call")
+    env.reset(seed=1)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"] == illegal
+
+
+def test_learner_gets_its_own_terminal_reward_when_another_seat_ends_the_game():
+    """Single-round games against random seats that call END often: the round (and the
+    game) mostly ends on another seat's move; the learner must still receive minus its
+    own points added."""
+    info = ruleset_info("onefifty_v0", single_round=True)
+    env = SingleSeatEnv("onefifty_v0", "random", {"single_round": True}, seat=0)
+    call = info.action_table.id("call")
+    ended_by_other_with_points = 0
+    for episode in range(40):
+        env.reset(seed=episode)
+        total, done = 0.0, False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            action = int(next(a for a in legal if a != call))  # the learner never calls
+            _, reward, terminated, truncated, _ = env.step(action)
+            total += reward
+            done = terminated or truncated
+        state = env.env.state
+        result = state.round_results[-1]
+        assert result.caller != 0
+        assert np.isclose(total, -0.01 * result.points_added[0])
+        # At the end of a game the raw env leaves agent_selection on the seat that moved last.
+        if env.env.agent_selection != "player_0" and result.points_added[0] > 0:
+            ended_by_other_with_points += 1
+    assert ended_by_other_with_points > 0
