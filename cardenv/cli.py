@@ -4,23 +4,8 @@
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import sys
-
-
-def _env_kwargs(pairs: list[str]) -> dict:
-    """``key=value`` pairs; values parsed as Python literals when they are one."""
-    kwargs = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"--env-arg expects key=value, got {pair!r}")
-        try:
-            kwargs[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            kwargs[key] = value
-    return kwargs
 
 
 def _add_eval(sub) -> None:
@@ -41,9 +26,15 @@ def _add_eval(sub) -> None:
 
 def _run_eval(args) -> int:
     from cardenv.eval import format_table, run_tournament
+    from cardenv.train.config import parse_env_args
+
+    if any(spec.startswith("ppo") for spec in [args.agent, *args.field]):
+        import torch
+
+        torch.set_num_threads(1)  # batch-1 inference: extra threads only spin (see trainer.py)
 
     result = run_tournament(args.ruleset, args.agent, args.field, args.games, seed=args.seed,
-                            env_kwargs=_env_kwargs(args.env_arg), progress=not args.no_progress)
+                            env_kwargs=parse_env_args(args.env_arg), progress=not args.no_progress)
     print(format_table([result]))
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "
           f"jointly by k players; interval: {result.interval_method})")

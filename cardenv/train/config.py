@@ -70,11 +70,18 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
             continue
         value = getattr(args, f.name)
         values[f.name] = tuple(value) if isinstance(value, list) else value
-    env_kwargs = {}
-    for pair in args.env_arg:
-        key, _, text = pair.partition("=")
+    return TrainConfig(**values, env_kwargs=parse_env_args(args.env_arg), progress_bar=not args.no_progress)
+
+
+def parse_env_args(pairs: list[str]) -> dict:
+    """``key=value`` env options; values parsed as Python literals when they are one."""
+    kwargs = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--env-arg expects key=value, got {pair!r}")
         try:
-            env_kwargs[key] = ast.literal_eval(text)
+            kwargs[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
-            env_kwargs[key] = text
-    return TrainConfig(**values, env_kwargs=env_kwargs, progress_bar=not args.no_progress)
+            kwargs[key] = text
+    return kwargs
