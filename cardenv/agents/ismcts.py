@@ -1,16 +1,32 @@
-"""Information-set Monte Carlo tree search (single-observer ISMCTS) over the rules engine.
+"""Information-set Monte Carlo tree search over the rules engine, guided by the heuristic.
 
 Every simulation samples a determinization — ``state.sample_world(seat, rng)`` deals
-the cards the searching player does not know into the places it cannot see — then walks
-one shared tree keyed by action sequences (selection by UCB with availability counts,
-since the legal actions differ between determinizations), adds one node, and finishes
-the round with the ruleset's heuristic playing every seat. Each seat's reward is its
-round result relative to the others: minus (its points added − the mean the others
-added) / 40, so a simulation ends at the round's end rather than the game's.
+the cards the searching player does not know into the places it cannot see — and walks
+a tree of the searching player's own *information sets* for the rest of its turn:
 
-The searching player's own legal actions are the same in every determinization (masks
-leak nothing), so the root's children are exactly its legal actions. The most-visited
-one is played. Budget: ``simulations`` per decision; forced moves use none.
+* A node is what the searcher knows (its observation vector) at one of its decisions.
+  Consecutive decisions of one turn (match select → select more / confirm, Jack own slot
+  → target, draw → swap or discard → call or pass) are successive nodes, so a multi-step
+  action is searched as a whole. A child is keyed by (action, observation after it):
+  after a draw, each drawn card is its own node, so "swap into slot 2" is judged for the
+  card actually drawn instead of averaged over every card the pile could give.
+* Selection is PUCT with the ruleset heuristic as the prior: the heuristic's choice gets
+  ``prior_weight`` of the prior mass, the other legal actions share the rest. With a
+  small budget the search therefore plays the heuristic's move unless the simulations
+  show another one doing better, instead of spreading two visits over fifteen actions.
+* When the turn passes to another player (or the round ends), the heuristic finishes the
+  round in every seat (the rollout).
+
+The reward is the searcher's round result relative to the others: minus (its points
+added − the mean the others added) / 40. Calling END is judged by exactly this: a
+successful call adds 0 while the others add their hands, a failed one adds double
+(O-19), so the asymmetric risk is in the rollout's outcome, not in a hand-tuned margin.
+When the round ends the game, what matters is the win, so a bonus for the win share
+(minus the fair share) is added.
+
+The most-visited root action is played. Budget: ``simulations`` per decision; forced
+moves use none, and the search stops early once no other action can overtake the most
+visited one in the simulations left.
 """
 
 from __future__ import annotations
@@ -23,18 +39,29 @@ from cardenv.agents.base import Agent, RulesetInfo
 from cardenv.agents.registry import heuristic_class
 from cardenv.games.base import CardGameState
 
-REWARD_SCALE = 40.0
+REWARD_SCALE = 40.0  # points; a typical swing of one round between players
+GAME_END_WEIGHT = 2.0  # reward for winning the game outright, relative to the fair share
 
 
-class _Node:
-    __slots__ = ("player", "children", "visits", "total", "available")
+class _InfoSetNode:
+    """One decision of the searching player, as it knows it; statistics per action."""
 
-    def __init__(self, player: int):
-        self.player = player  # who chose the action leading here
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.total = 0.0
-        self.available = 0
+    __slots__ = ("visits", "value_sum", "prior", "default_prior", "total_visits", "total_value", "children")
+
+    def __init__(self, legal: list[int], heuristic_action: int | None, prior_weight: float):
+        self.visits: dict[int, int] = {a: 0 for a in legal}
+        self.value_sum: dict[int, float] = {a: 0.0 for a in legal}
+        others = len(legal) - 1
+        if heuristic_action is None or others == 0:
+            self.default_prior = 1.0 / len(legal)
+            self.prior = {a: self.default_prior for a in legal}
+        else:
+            self.default_prior = (1.0 - prior_weight) / others
+            self.prior = {a: self.default_prior for a in legal}
+            self.prior[heuristic_action] = prior_weight
+        self.total_visits = 0
+        self.total_value = 0.0
+        self.children: dict[tuple[int, bytes], _InfoSetNode] = {}
 
 
 class ISMCTSAgent(Agent):
@@ -42,70 +69,126 @@ class ISMCTSAgent(Agent):
     default_simulations = 100
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, simulations: int = default_simulations,
-                 exploration: float = 0.7):
+                 exploration: float = 1.0, prior_weight: float = 0.5):
         super().__init__(info, rng)
         if simulations < 1:
             raise ValueError("ismcts needs at least one simulation per move")
+        if not 0.0 < prior_weight < 1.0:
+            raise ValueError("prior_weight is the heuristic's share of the prior: between 0 and 1")
         self.simulations = simulations
         self.exploration = exploration
+        self.prior_weight = prior_weight
         self.observer = info.observer_class(info.config)
         self._buffer = self.observer.new_buffer()
-        rollout_class = heuristic_class(info.name)
-        self.rollout_agents = [rollout_class(info, rng) for _ in range(info.num_players)]
+        heuristic = heuristic_class(info.name)
+        # The root prior sees the real observations of the whole game (its memory matters
+        # under memory="none"); the others play inside determinized worlds.
+        self.root_heuristic = heuristic(info, rng)
+        self.node_heuristic = heuristic(info, rng)
+        self.rollout_agents = [heuristic(info, rng) for _ in range(info.num_players)]
+
+    def reset(self) -> None:
+        super().reset()
+        self.root_heuristic.reset()
 
     def choose(self, observation, state: CardGameState | None, seat: int) -> int:
-        mask = observation["action_mask"]
-        legal = np.flatnonzero(mask)
+        # The root heuristic sees every decision, forced ones included, as it would playing alone.
+        heuristic_action = self.root_heuristic.act(observation, state, seat)
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
         if len(legal) == 1:
             return int(legal[0])
         if state is None:
             raise ValueError("the ismcts agent searches the rules engine: it needs the game state")
-        root = _Node(seat)
-        for _ in range(self.simulations):
-            self._simulate(root, state.sample_world(seat, self.rng))
-        best = max((a for a in legal if a in root.children), key=lambda a: (root.children[a].visits, -a))
-        return int(best)
+        root = _InfoSetNode(legal, heuristic_action, self.prior_weight)
+        for done in range(self.simulations):
+            self._simulate(root, state.sample_world(seat, self.rng), seat)
+            if self._decided(root, self.simulations - done - 1):
+                break
+        return self._most_visited(root, heuristic_action)
 
-    def _simulate(self, root: _Node, world: CardGameState) -> None:
+    @staticmethod
+    def _decided(root: _InfoSetNode, remaining: int) -> bool:
+        """No other action can reach the leader's visit count in ``remaining`` simulations."""
+        counts = sorted(root.visits.values(), reverse=True)
+        return counts[0] - counts[1] > remaining
+
+    @staticmethod
+    def _most_visited(root: _InfoSetNode, heuristic_action: int) -> int:
+        def key(action: int):
+            n = root.visits[action]
+            mean = root.value_sum[action] / n if n else -math.inf
+            return (n, mean, action == heuristic_action, -action)
+
+        return int(max(root.visits, key=key))
+
+    # --- one simulation ----------------------------------------------------------------------
+    def _simulate(self, root: _InfoSetNode, world: CardGameState, seat: int) -> None:
         round_index = world.round_index
         node, path = root, []
-        while not world.is_terminal and world.round_index == round_index:
-            legal = world.legal_actions()
-            player = world.current_player
-            for action in legal:
-                child = node.children.get(action)
-                if child is not None:
-                    child.available += 1
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                action = untried[int(self.rng.integers(len(untried)))]
-                child = node.children[action] = _Node(player)
-                child.available = 1
-                world.apply(action)
-                path.append(child)
-                break
-            log_term = self.exploration
-            action = max(legal, key=lambda a: (
-                node.children[a].total / node.children[a].visits
-                + log_term * math.sqrt(math.log(node.children[a].available) / node.children[a].visits)))
-            node = node.children[action]
+        while True:
+            action = self._select(node, world.legal_actions())
+            path.append((node, action))
             world.apply(action)
-            path.append(node)
-        rewards = self._rollout(world, round_index)
-        for child in path:
-            child.visits += 1
-            child.total += rewards[child.player]
+            if world.is_terminal or world.round_index != round_index or world.current_player != seat:
+                break
+            # Still the searcher's decision in this turn: descend to its information set.
+            key = (action, self.observer.observe(world, seat, self._buffer).tobytes())
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = self._new_node(world, seat)
+            node = child
+        reward = self._rollout(world, round_index, seat)
+        for visited, action in path:
+            visited.visits[action] += 1
+            visited.value_sum[action] += reward
+            visited.total_visits += 1
+            visited.total_value += reward
 
-    def _rollout(self, world: CardGameState, round_index: int) -> np.ndarray:
-        """Finish the round with the heuristic in every seat; each seat's relative result."""
+    def _new_node(self, world: CardGameState, seat: int) -> _InfoSetNode:
+        legal = world.legal_actions()
+        heuristic_action = None
+        if len(legal) > 1:
+            # The observation is the searcher's own: the same in every determinization of this node.
+            self.node_heuristic.start_round()
+            observation = {"observation": self._buffer, "action_mask": world.legal_action_mask()}
+            heuristic_action = int(self.node_heuristic.choose(observation, world, seat))
+        return _InfoSetNode(legal, heuristic_action, self.prior_weight)
+
+    def _select(self, node: _InfoSetNode, legal: list[int]) -> int:
+        """PUCT: mean value + exploration × prior × √(visits of the node) / (1 + visits of the action).
+        An unvisited action is valued at the node's mean so far (first-play urgency)."""
+        if len(legal) == 1:
+            return legal[0]
+        parent_mean = node.total_value / node.total_visits if node.total_visits else 0.0
+        scale = self.exploration * math.sqrt(node.total_visits + 1)
+        best, best_score = legal[0], -math.inf
+        for action in legal:
+            n = node.visits.get(action)
+            if n is None:  # not legal when the node was made (should not happen: masks are public)
+                node.visits[action], node.value_sum[action] = 0, 0.0
+                node.prior[action] = node.default_prior
+                n = 0
+            mean = node.value_sum[action] / n if n else parent_mean
+            score = mean + scale * node.prior[action] / (1 + n)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _rollout(self, world: CardGameState, round_index: int, seat: int) -> float:
+        """Finish the round with the heuristic in every seat; the searcher's reward."""
         for agent in self.rollout_agents:
             agent.start_round()
         while not world.is_terminal and world.round_index == round_index:
-            seat = world.current_player
-            observation = {"observation": self.observer.observe(world, seat, self._buffer),
+            player = world.current_player
+            observation = {"observation": self.observer.observe(world, player, self._buffer),
                            "action_mask": world.legal_action_mask()}
-            world.apply(self.rollout_agents[seat].choose(observation, world, seat))
-        added = np.asarray(world.round_results[round_index].points_added, dtype=np.float64)
+            world.apply(self.rollout_agents[player].choose(observation, world, player))
+        added = world.round_results[round_index].points_added
         n = len(added)
-        others_mean = (added.sum() - added) / (n - 1)
-        return -(added - others_mean) / REWARD_SCALE
+        others_mean = (sum(added) - added[seat]) / (n - 1)
+        reward = -(added[seat] - others_mean) / REWARD_SCALE
+        if world.is_terminal:
+            winners = world.winners()
+            share = 1.0 / len(winners) if seat in winners else 0.0
+            reward += GAME_END_WEIGHT * (share - 1.0 / n)
+        return reward

@@ -30,9 +30,16 @@ class CutHeuristic(OneFiftyHeuristic):
 
     def choose(self, observation, state, seat) -> int:
         mask = observation["action_mask"]
-        v = self.info.layout.views(observation["observation"])
-        unseen, expected, known, values = self._beliefs(v)
-        action = self._decide(Phase(int(np.argmax(v["phase"]))), v, mask, unseen, expected, known, values)
+        v = self._views(observation["observation"])
+        phase = Phase(int(np.argmax(v["phase"])))
+        if phase == Phase.WINDOW:
+            # Most decisions are match windows, which need only the known cards: skip the
+            # estimates of the unknown ones (pure computations, so no decision changes).
+            self._update_memory(v)
+            action = self._window(v, mask, self.mem_rank >= 0)
+        else:
+            unseen, expected, known, values = self._beliefs(v)
+            action = self._decide(phase, v, mask, unseen, expected, known, values)
         if action is not None and mask[action]:
             return action
         # A choice that is not open now: decline or pass when possible, else the first legal non-call action.
@@ -46,12 +53,12 @@ class CutHeuristic(OneFiftyHeuristic):
     def _decide(self, phase, v, mask, unseen, expected, known, values):
         at = self.table
         own = values[0]
-        worst = self._worst_slot(own, known)
         if phase == Phase.TURN:
             if mask[at.id("cut")] and self._should_call(v, unseen, known):
                 return at.id("cut")
             return at.id("draw")
         if phase == Phase.DRAWN:
+            worst = self._worst_slot(own, known)
             drawn_points = float(np.rint(v["drawn_card_points"][0] * 20))
             if own[worst] - drawn_points >= self.swap_margin_known:
                 return at.id("replace", worst)
@@ -62,11 +69,13 @@ class CutHeuristic(OneFiftyHeuristic):
         if phase == Phase.PEEK_OTHER:
             return self._best_target(mask, "peek_other", lambda off, s: (known[off, s], s))
         if phase == Phase.QUEEN_OWN:
+            worst = self._worst_slot(own, known)
             # A blind swap pays only when giving a card known to be above the unknown mean.
             return at.id("queen_own", worst) if known[0, worst] and own[worst] > expected + 1 else None
         if phase == Phase.QUEEN_TARGET:
             return self._best_target(mask, "queen_target", lambda off, s: (values[off, s], s))
         if phase == Phase.KING_OWN:
+            worst = self._worst_slot(own, known)
             return at.id("king_own", worst)
         if phase == Phase.KING_TARGET:
             return self._best_target(mask, "king_target", lambda off, s: (values[off, s], s))
@@ -77,20 +86,24 @@ class CutHeuristic(OneFiftyHeuristic):
             if len(mine) and len(theirs) and theirs[0] < mine[0]:
                 return at.id("king_swap")
             return at.id("king_keep")
-        if phase == Phase.WINDOW:
-            rank = int(np.argmax(v["window_rank"]))
-            match = self._present & known & (self.mem_rank == rank)
-            for s in np.flatnonzero(match[0]):
-                if mask[at.id("match", int(s))]:
-                    return at.id("match", int(s))
-            for offset, s in zip(*np.nonzero(match[1:])):
-                action = at.id("call_out", int(s), int(offset) + 1)
-                if mask[action]:
-                    return action
-            return at.id("pass")
         if phase == Phase.GIVE:
+            worst = self._worst_slot(own, known)
             return at.id("give", worst)
         return None
+
+    def _window(self, v, mask, known):
+        """Match an own known card of the window's rank, else call out an opponent's, else pass."""
+        at = self.table
+        rank = int(np.argmax(v["window_rank"]))
+        match = self._present & known & (self.mem_rank == rank)
+        for s in np.flatnonzero(match[0]):
+            if mask[at.id("match", int(s))]:
+                return at.id("match", int(s))
+        for offset, s in zip(*np.nonzero(match[1:])):
+            action = at.id("call_out", int(s), int(offset) + 1)
+            if mask[action]:
+                return action
+        return at.id("pass")
 
     def _best_target(self, mask, kind, key):
         """The legal opponent slot of ``kind`` with the lowest ``key(offset, slot)``."""

@@ -60,7 +60,18 @@ class OneFiftyHeuristic(Agent):
         self.mem_rank = np.full((n, slots), -1, dtype=np.int64)
         self.mem_points = np.zeros((n, slots), dtype=np.int64)
         self.mem_knowers = np.zeros((n, slots, n), dtype=bool)
+        self._views_source: np.ndarray | None = None
+        self._views_cache: dict[str, np.ndarray] = {}
         self.reset()
+
+    def _views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The observation's named pieces. A search's rollouts hand the same buffer over
+        and over (rewritten in place), so the views made for it stay valid; holding the
+        reference keeps its id from being reused by another array."""
+        if vector is not self._views_source:
+            self._views_source = vector
+            self._views_cache = self.info.layout.views(vector)
+        return self._views_cache
 
     def reset(self) -> None:
         super().reset()
@@ -73,7 +84,7 @@ class OneFiftyHeuristic(Agent):
         recognised from the observation (scores changed, or the turn counter went back)."""
         if state is not None:
             return state.round_index
-        v = self.info.layout.views(observation["observation"])
+        v = self._views(observation["observation"])
         scores, turns = v["scores"].copy(), float(v["turns_in_round"][0])
         if self._last_scores is not None and (not np.array_equal(scores, self._last_scores) or turns < self._last_turns):
             self._rounds_seen += 1
@@ -124,7 +135,7 @@ class OneFiftyHeuristic(Agent):
     # --- decisions --------------------------------------------------------------------------
     def choose(self, observation, state, seat) -> int:
         mask = observation["action_mask"]
-        v = self.info.layout.views(observation["observation"])
+        v = self._views(observation["observation"])
         unseen, expected, known, values = self._beliefs(v)
         phase = Phase(int(np.argmax(v["phase"])))
         at = self.table
