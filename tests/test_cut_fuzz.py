@@ -138,7 +138,7 @@ def test_fuzz_full_games():
     assert set(reasons) == {"the final lap after the call is over", "the turn cap was reached",
                             "no card can be drawn"}
     for kind in ("match", "call out", "give", "failed attempt", "penalty", "five", "six", "queen", "king",
-                 "decline", "replace"):
+                 "decline", "swap"):
         assert kinds.get(kind, 0) > 0, kind
 
 

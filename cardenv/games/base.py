@@ -187,6 +187,17 @@ class CardGameState:
         self.log("draw", player, (card,), (player,), "draws {cards}")
         return True
 
+    def _swap_held_into_slot(self, player: int, slot: int) -> int:
+        """The card ``player`` holds goes into an occupied slot of theirs; the card there
+        goes face up onto the discard pile and is returned."""
+        table = self.table
+        held = table.held[player].pop()
+        replaced = table.replace_in_slot(player, slot, held)
+        table.discard_face_up(replaced)
+        self.log("swap", player, (held,), (player,), f"puts the drawn {{cards}} into slot {slot}")
+        self.log("discard", player, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+        return replaced
+
     def _count_turn_and_continue(self, turn_player: int) -> bool:
         """Count ``turn_player``'s finished turn; end the round when the final lap after
         a call is over or the turn cap is reached. Returns whether the round goes on."""

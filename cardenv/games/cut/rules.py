@@ -255,11 +255,7 @@ class CutState(CardGameState):
             self.log("discard", p, (card,), PUBLIC, "discards the drawn {cards}")
             self._after_card_reaches_pile(p, card, fires_power=True)
         elif kind == "replace":
-            drawn = table.held[p].pop()
-            replaced = table.replace_in_slot(p, slot, drawn)
-            table.discard_face_up(replaced)
-            self.log("replace", p, (drawn,), (p,), f"places the drawn {{cards}} into slot {slot}")
-            self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+            replaced = self._swap_held_into_slot(p, slot)
             self._after_card_reaches_pile(p, replaced, fires_power=self.config.power_on_replace)  # C-07
         elif kind == "peek_own":
             card = table.card_at(p, slot)

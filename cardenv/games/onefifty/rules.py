@@ -214,11 +214,7 @@ class OneFiftyState(CardGameState):
         elif kind == "pass":
             self._end_turn()
         elif kind == "swap":
-            drawn = table.held[p].pop()
-            replaced = table.replace_in_slot(p, slot, drawn)
-            table.discard_face_up(replaced)
-            self.log("swap", p, (drawn,), (p,), f"swaps the drawn {{cards}} into slot {slot}")
-            self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+            self._swap_held_into_slot(p, slot)
             self._after_main_action()
         elif kind == "discard":
             self._discard_drawn(p)
