@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+from cardenv.core.cards import card_name
 from cardenv.core.knowledge import Knowledge
 
 EMPTY = -1
@@ -82,7 +83,7 @@ class CardTable:
             for i, card in enumerate(pool):
                 if self.card_types[card] == wanted:
                     return pool.pop(i)
-            raise ValueError(f"cannot place card type {wanted}: no copy of it is left in the deck")
+            raise ValueError(f"cannot place {card_name(wanted)}: no copy of it is left in the deck")
 
         if len(hands) != self.num_players:
             raise ValueError(f"expected {self.num_players} hands, got {len(hands)}")
