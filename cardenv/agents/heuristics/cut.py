@@ -117,13 +117,6 @@ class CutHeuristic(OneFiftyHeuristic):
                     best, best_key = action, k
         return best
 
-    def _should_call(self, v, unseen: np.ndarray, known: np.ndarray) -> bool:
-        totals = self._sample_totals(unseen, known)
-        if totals is None:
-            return False
-        mine = totals[:, 0]
-        others = totals[:, 1:] - self.final_turn_gain
-        success = np.all(mine[:, None] < others, axis=1)
+    def _caller_result_vs_others(self, mine: np.ndarray, others: np.ndarray, success: np.ndarray) -> np.ndarray:
         # C-16: everyone adds their total; a caller who is not strictly lowest adds 10 more.
-        relative = mine + np.where(success, 0.0, CALLER_PENALTY) - others.mean(axis=1)
-        return bool(success.mean() >= self.min_call_success and relative.mean() <= -self.call_margin)
+        return mine + np.where(success, 0.0, CALLER_PENALTY) - others.mean(axis=1)

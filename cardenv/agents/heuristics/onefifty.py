@@ -225,12 +225,17 @@ class OneFiftyHeuristic(Agent):
         mine = totals[:, 0]
         others = totals[:, 1:] - self.final_turn_gain
         success = np.all(mine[:, None] < others, axis=1)
-        # O-19: success → caller adds 0, others add their totals; failure → caller adds
-        # double, players strictly below the caller add 0, the rest add their totals.
+        relative = self._caller_result_vs_others(mine, others, success)
+        return bool(success.mean() >= self.min_call_success and relative.mean() <= -self.call_margin)
+
+    def _caller_result_vs_others(self, mine: np.ndarray, others: np.ndarray, success: np.ndarray) -> np.ndarray:
+        """Per sampled deal: what calling adds to my total minus the others' mean.
+
+        O-19: success → the caller adds 0, the others their totals; failure → the caller
+        adds double, players strictly below the caller add 0, the rest their totals."""
         others_added = np.where(success[:, None] | (others >= mine[:, None]), others, 0.0)
         mine_added = np.where(success, 0.0, 2 * mine)
-        relative = mine_added - others_added.mean(axis=1)
-        return bool(success.mean() >= self.min_call_success and relative.mean() <= -self.call_margin)
+        return mine_added - others_added.mean(axis=1)
 
     def _sample_totals(self, unseen: np.ndarray, known: np.ndarray) -> np.ndarray | None:
         """Hand totals per sampled deal (samples × seats): unknown places get unseen cards
