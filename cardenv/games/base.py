@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -185,6 +185,18 @@ class CardGameState:
         self.table.held[player].append(card)
         self.table.knowledge.reveal(player, card)
         self.log("draw", player, (card,), (player,), "draws {cards}")
+        return True
+
+    def _take_penalty_card(self, player: int, place: Callable[[int, int], int]) -> bool:
+        """``player`` takes a penalty card face down (nobody sees it), put where ``place``
+        (a table method: player, card -> slot) says; when no card can be drawn even after
+        a reshuffle the round ends and this returns False."""
+        penalty = self.table.draw(self.rng)
+        if penalty is None:
+            self._end_round("no card can be drawn")
+            return False
+        slot = place(player, penalty)
+        self.log("penalty", player, (penalty,), (), f"takes a penalty card {{cards}} into slot {slot}")
         return True
 
     def _swap_held_into_slot(self, player: int, slot: int) -> int:

@@ -385,12 +385,8 @@ class CutState(CardGameState):
                          f"claims {where} slot {slot} ({reason}), showing {{cards}}")
             else:
                 self.log("failed attempt", player, text=f"claims {where} slot {slot}, already gone (too late)")
-            penalty = table.draw(self.rng)
-            if penalty is None:  # C-15
-                self._end_round("no card can be drawn")
+            if not self._take_penalty_card(player, table.first_empty_or_new_slot):  # C-09; C-15
                 return
-            penalty_slot = table.first_empty_or_new_slot(player, penalty)
-            self.log("penalty", player, (penalty,), (), f"takes a penalty card {{cards}} into slot {penalty_slot}")
         succeeded = self.window_succeeded
         self.window = None
         self.window_rank = -1

@@ -273,12 +273,8 @@ class OneFiftyState(CardGameState):
         else:
             table.knowledge.reveal_to_all(cards)
             self.log("failed match", p, tuple(cards), PUBLIC, f"fails a match, showing {{cards}} from slots {slots}")
-            penalty = table.draw(self.rng)
-            if penalty is None:  # O-17
-                self._end_round("no card can be drawn")
+            if not self._take_penalty_card(p, table.append_slot):  # O-07: a new slot; O-17
                 return
-            slot = table.append_slot(p, penalty)
-            self.log("penalty", p, (penalty,), (), f"takes a penalty card {{cards}} into new slot {slot}")
         self._after_main_action()
 
     def _after_main_action(self) -> None:
