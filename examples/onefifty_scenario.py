@@ -39,7 +39,7 @@ def play_worked_example(render: bool = True):
     if render:
         print()
         print(env.render())
-    return env.unwrapped.state.round_results[-1]
+    return env.unwrapped.game.round_results[-1]
 
 
 if __name__ == "__main__":

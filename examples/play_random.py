@@ -36,7 +36,7 @@ def main() -> None:
             if decisions % args.every == 1:
                 print(env.render(), end="\n\n")
         env.step(action)
-    state = env.unwrapped.state
+    state = env.unwrapped.game
     print(env.render(), end="\n\n")
     print(f"{decisions} decisions, {len(state.round_results)} rounds")
     print("final scores: " + ", ".join(f"player_{p} {s}" for p, s in enumerate(state.scores)))

@@ -18,8 +18,8 @@ def _setup(options, seed=0, **env_kwargs):
 
 
 def _act(env, agent):
-    seat = env.state.current_player
-    return agent.act(env.observe(env.possible_agents[seat]), env.state, seat)
+    seat = env.game.current_player
+    return agent.act(env.observe(env.possible_agents[seat]), env.game, seat)
 
 
 def test_matches_a_known_card_of_the_top_discard_rank():
@@ -38,7 +38,7 @@ def test_swaps_a_low_drawn_card_for_its_highest_known_card_and_discards_a_high_o
     at = info.action_table
     assert _act(env, agent) == at.id("draw")
     env.step(at.id("draw"))
-    assert env.state.phase == Phase.DRAWN
+    assert env.game.phase == Phase.DRAWN
     assert _act(env, agent) == at.id("swap", 2)  # the known 9 goes, the ace stays
     env.step(at.id("swap", 2))
     env.step(at.id("pass"))
@@ -54,12 +54,12 @@ def test_calls_with_a_very_low_known_hand_and_not_with_a_high_one():
     low = [["AS", "AH", "AD", "AC"], ["KS", "KH", "QS", "QH"], ["KD", "KC", "QD", "QC"], ["JS", "JH", "JD", "JC"]]
     info, env, agent = _setup({"hands": low, "draw_pile": ["10H"], "starter": 0})
     at = info.action_table
-    state = env.state
+    state = env.game
     # player_0 has seen slots 2 and 3; the Queen-peeks below make all four known.
     state.table.knowledge.reveal(0, [state.table.hands[0][0], state.table.hands[0][1]])
     env.step(at.id("draw"))
     env.step(at.id("swap", 0))  # red 10 = 0 points
-    assert env.state.phase == Phase.AFTER_ACTION
+    assert env.game.phase == Phase.AFTER_ACTION
     assert _act(env, agent) == at.id("call")
 
     high = [["KS", "KH", "QS", "QH"], ["AS", "AH", "AD", "AC"], ["2S", "2H", "2D", "2C"], ["3S", "3H", "3D", "3C"]]
@@ -77,8 +77,8 @@ def test_decisions_do_not_depend_on_hidden_cards():
     players = [make_agent("heuristic", info, np.random.default_rng(s)) for s in range(4)]
     env.reset(seed=7)
     checked = 0
-    while not env.state.is_terminal and checked < 150:
-        state = env.state
+    while not env.game.is_terminal and checked < 150:
+        state = env.game
         seat = state.current_player
         observation = env.observe(env.possible_agents[seat])
         world = state.sample_world(seat, rng)
@@ -100,9 +100,9 @@ def test_memory_resets_every_round_and_game():
     assert (agent.mem_rank == -1).all()
     env = make_raw_env("onefifty_v0")
     env.reset(seed=1)
-    seat = env.state.current_player
-    agent.act(env.observe(env.possible_agents[seat]), env.state, seat)
+    seat = env.game.current_player
+    agent.act(env.observe(env.possible_agents[seat]), env.game, seat)
     agent.mem_rank[1, 0] = 5  # pretend it remembered something
-    env.state.round_index += 1  # the next act sees a new round
-    agent.act(env.observe(env.possible_agents[seat]), env.state, seat)
+    env.game.round_index += 1  # the next act sees a new round
+    agent.act(env.observe(env.possible_agents[seat]), env.game, seat)
     assert agent.mem_rank[1, 0] == -1

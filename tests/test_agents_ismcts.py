@@ -16,8 +16,8 @@ def _play(ruleset: str, specs: list[str], seed: int, **env_kwargs):
     env = make_raw_env(ruleset, **env_kwargs)
     agents = [make_agent(spec, info, np.random.default_rng(seed + i)) for i, spec in enumerate(specs)]
     play_game(env, agents, seed)  # raw_env raises on an illegal action; Agent.act asserts the mask
-    assert env.state.is_terminal
-    return env.state
+    assert env.game.is_terminal
+    return env.game
 
 
 @pytest.mark.parametrize("ruleset", rulesets())
@@ -50,7 +50,7 @@ def _scenario(options, known_to_player_0):
     info = ruleset_info("onefifty_v0")
     env = make_raw_env("onefifty_v0")
     env.reset(seed=0, options={**options, "starter": 0})
-    table = env.state.table
+    table = env.game.table
     table.knowledge.reveal(0, [table.hands[seat][slot] for seat, slot in known_to_player_0])
     return info, env
 
@@ -61,8 +61,8 @@ def _search(info, env, misleading_prior: str, simulations: int = 150, seed: int 
     agent.reset()
     bad = info.action_table.from_name(misleading_prior)
     agent.root_heuristic.act = lambda observation, state, seat: bad
-    seat = env.state.current_player
-    return info.action_table.name(agent.act(env.observe(env.possible_agents[seat]), env.state, seat))
+    seat = env.game.current_player
+    return info.action_table.name(agent.act(env.observe(env.possible_agents[seat]), env.game, seat))
 
 
 EVERYONE_ELSE_HIGH = [["KS", "KH", "QS", "QH"], ["KD", "KC", "QD", "QC"], ["JS", "JH", "JD", "JC"]]
@@ -77,7 +77,7 @@ def test_calls_end_while_it_is_sure_to_succeed_despite_the_prior():
     hands = [["AS", "AH", "AD", "AC"], ["2S", "2H", "3S", "3H"], *EVERYONE_ELSE_HIGH[:2]]
     info, env = _scenario({"hands": hands, "discard_pile": ["9S"]},
                           [(0, 0), (0, 1)] + [(p, s) for p in (1, 2, 3) for s in range(4)])
-    assert len(env.state.legal_actions()) == 10
+    assert len(env.game.legal_actions()) == 10
     for seed in range(2):
         assert _search(info, env, "take discard into slot 0", seed=seed) in ("call END", "draw")
 

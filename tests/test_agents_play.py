@@ -16,8 +16,8 @@ def _play(ruleset: str, specs: list[str], seed: int, **env_kwargs):
     env = make_raw_env(ruleset, **env_kwargs)
     agents = [make_agent(spec, info, np.random.default_rng(seed + i)) for i, spec in enumerate(specs)]
     steps = play_game(env, agents, seed)  # raw_env raises on any illegal action; Agent.act asserts the mask
-    assert env.state.is_terminal and steps > 0
-    return env.state
+    assert env.game.is_terminal and steps > 0
+    return env.game
 
 
 @pytest.mark.parametrize("ruleset", rulesets())
@@ -49,7 +49,7 @@ def test_random_no_call_never_calls():
     for seed in range(3):
         agents = [make_agent("random_no_call", info, np.random.default_rng(seed))] * info.num_players
         env.reset(seed=seed)
-        state = env.state
+        state = env.game
         while not state.is_terminal:
             observation = env.observe(env.possible_agents[state.current_player])
             action = agents[0].act(observation, state, state.current_player)
@@ -66,10 +66,10 @@ def test_agents_are_reproducible_from_their_seed():
         other = make_agent("random_no_call", info, np.random.default_rng(seed + 1))
         env.reset(seed=seed)
         taken = []
-        while not env.state.is_terminal:
-            seat = env.state.current_player
+        while not env.game.is_terminal:
+            seat = env.game.current_player
             obs = env.observe(env.possible_agents[seat])
-            action = (agent if seat == 0 else other).act(obs, env.state, seat)
+            action = (agent if seat == 0 else other).act(obs, env.game, seat)
             taken.append(action)
             env.step(action)
         return taken

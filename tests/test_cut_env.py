@@ -82,7 +82,7 @@ def test_scenario_through_reset_options_and_action_names():
     for name in ("draw", "discard drawn", "match own slot 0"):
         env.step(env.action_from_name(name))
     assert env.agent_selection == "player_0"
-    assert env.state.phase == Phase.WINDOW
+    assert env.game.phase == Phase.WINDOW
     # The mask offers every occupied slot; the observation says what the window is on.
     obs = env.observe("player_0")
     names = {env.action_name(a) for a in np.flatnonzero(obs["action_mask"])}
@@ -121,7 +121,7 @@ def test_points_rewards_and_single_round():
     env = cut_v0.env(num_players=3, single_round=True, reward_scale=0.5)
     env.reset(seed=11)
     totals = _play_out(env, np.random.default_rng(0))
-    state = env.unwrapped.state
+    state = env.unwrapped.game
     assert len(state.round_results) == 1
     added = state.round_results[0].points_added
     assert totals == {f"player_{p}": -0.5 * added[p] for p in range(3)}
@@ -131,7 +131,7 @@ def test_outcome_rewards():
     env = cut_v0.env(num_players=4, reward_mode="outcome")
     env.reset(seed=5)
     totals = _play_out(env, np.random.default_rng(1))
-    state = env.unwrapped.state
+    state = env.unwrapped.game
     assert state.is_terminal and max(state.scores) >= 100
     winners = state.winners()
     assert totals == {f"player_{p}": (1.0 if p in winners else -1.0) for p in range(4)}

@@ -161,7 +161,7 @@ def test_points_rewards_for_every_agent_at_round_end_O21():
         assert env.rewards == dict.fromkeys(env.agents, 0.0)
         step_by_name(env, "draw", "discard drawn")
     raw = env.unwrapped
-    assert len(raw.state.round_results) == 1 and not raw.state.is_terminal
+    assert len(raw.game.round_results) == 1 and not raw.game.is_terminal
     expected = {"player_0": -0.24, "player_1": 0.0, "player_2": -0.25, "player_3": -0.30}
     assert env.rewards == pytest.approx(expected)
     # agents who did not make the last move receive theirs when they next act
@@ -187,7 +187,7 @@ def test_points_rewards_sum_to_minus_the_scores(num_players):
     env = onefifty_v0.env(num_players=num_players)
     for seed in range(5):
         totals = _play_game(env, seed, seed)
-        scores = env.unwrapped.state.scores
+        scores = env.unwrapped.game.scores
         assert max(scores) >= 150
         assert totals == pytest.approx({f"player_{i}": -0.01 * s for i, s in enumerate(scores)})
 
@@ -195,14 +195,14 @@ def test_points_rewards_sum_to_minus_the_scores(num_players):
 def test_reward_scale_option():
     env = onefifty_v0.env(reward_scale=1.0)
     totals = _play_game(env, 3, 3)
-    assert totals == pytest.approx({f"player_{i}": -float(s) for i, s in enumerate(env.unwrapped.state.scores)})
+    assert totals == pytest.approx({f"player_{i}": -float(s) for i, s in enumerate(env.unwrapped.game.scores)})
 
 
 def test_outcome_rewards():
     env = onefifty_v0.env(reward_mode="outcome")
     for seed in range(5):
         totals = _play_game(env, seed, seed)
-        winners = set(env.unwrapped.state.winners())
+        winners = set(env.unwrapped.game.winners())
         assert totals == {f"player_{i}": (1.0 if i in winners else -1.0) for i in range(4)}
     with pytest.raises(ValueError):
         onefifty_v0.env(reward_mode="money")
@@ -232,7 +232,7 @@ def test_single_round_random_games_last_one_round():
     env = onefifty_v0.env(single_round=True, num_players=6)
     for seed in range(5):
         _play_game(env, seed, seed)
-        assert len(env.unwrapped.state.round_results) == 1
+        assert len(env.unwrapped.game.round_results) == 1
 
 
 def test_max_rounds_truncates():
@@ -308,11 +308,11 @@ def test_same_seed_same_game_whatever_the_global_generators_do():
 def test_reset_without_seed_continues_the_generator():
     env = onefifty_v0.raw_env()
     env.reset(seed=5)
-    first = [list(h) for h in env.state.table.hands]
+    first = [list(h) for h in env.game.table.hands]
     env.reset()
-    second = [list(h) for h in env.state.table.hands]
+    second = [list(h) for h in env.game.table.hands]
     env.reset(seed=5)
-    assert [list(h) for h in env.state.table.hands] == first != second
+    assert [list(h) for h in env.game.table.hands] == first != second
 
 
 def test_observer_matches_env_observation():
@@ -321,4 +321,4 @@ def test_observer_matches_env_observation():
     observer = OneFiftyObserver(env.config)
     for agent in env.agents:
         seat = env.agent_name_mapping[agent]
-        assert np.array_equal(env.observe(agent)["observation"], observer.observe(env.state, seat))
+        assert np.array_equal(env.observe(agent)["observation"], observer.observe(env.game, seat))

@@ -21,8 +21,8 @@ def test_seat_rotates_per_episode_and_masks_are_the_learners():
     for _ in range(3):
         env.reset()
         seats.append(env.learner_seat)
-        assert env.env.state.current_player == env.learner_seat
-        assert np.array_equal(env.action_masks(), env.env.state.legal_action_mask().astype(bool))
+        assert env.env.game.current_player == env.learner_seat
+        assert np.array_equal(env.action_masks(), env.env.game.legal_action_mask().astype(bool))
     assert seats == [0, 1, 2, 3]
 
 
@@ -51,7 +51,7 @@ def test_learner_gets_its_own_terminal_reward_when_another_seat_ends_the_game():
             _, reward, terminated, truncated, _ = env.step(action)
             total += reward
             done = terminated or truncated
-        state = env.env.state
+        state = env.env.game
         result = state.round_results[-1]
         assert result.caller != 0
         assert np.isclose(total, -0.01 * result.points_added[0])

@@ -76,7 +76,7 @@ class CardGameEnv(AECEnv):
         self._buffers = [self.observer.new_buffer() for _ in range(n)]
         self._buffer_clock = [-1] * n
         self._np_random: np.random.Generator | None = None
-        self.state: CardGameState | None = None
+        self.game: CardGameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -93,7 +93,7 @@ class CardGameEnv(AECEnv):
         """
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self.state = self.state_class(self.config, self._np_random, options)
+        self.game = self.state_class(self.config, self._np_random, options)
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -101,11 +101,11 @@ class CardGameEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._buffer_clock = [-1] * len(self.possible_agents)
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        state = self.state
+        state = self.game
         clock = state.table.knowledge.clock
         buffer = self._buffers[seat]
         if self._buffer_clock[seat] != clock:
@@ -122,7 +122,7 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for agents that are done")
         self._cumulative_rewards[agent] = 0.0
@@ -166,7 +166,7 @@ class CardGameEnv(AECEnv):
         if self.render_mode is None:
             return None
         viewer = None if self.render_omniscient else self.agent_name_mapping[self.agent_selection]
-        text = self.state.render_text(viewer, self.config.memory)
+        text = self.game.render_text(viewer, self.config.memory)
         if self.render_mode == "human":
             print(text + "\n")
             return None

@@ -75,7 +75,7 @@ def play_game(env, agents_by_seat: Sequence[Agent], seed: int) -> int:
     env.reset(seed=seed)
     for agent in agents_by_seat:
         agent.reset()
-    state = env.state
+    state = env.game
     steps = 0
     while not state.is_terminal:
         seat = state.current_player
@@ -157,7 +157,7 @@ def run_tournament(
         for g in range(games):
             seats = seating(g, n)
             steps = play_game(env, [agents[k] for k in seats], seed + g)
-            records.append(_record(env.state, seats.index(0), steps))
+            records.append(_record(env.game, seats.index(0), steps))
             bar.update()
     finally:
         bar.close()

@@ -121,6 +121,12 @@ class CardGameState:
             self._mask_clock = self.table.knowledge.clock
         return self._mask
 
+    @property
+    def reaction_window(self):
+        """The open :class:`~cardenv.core.reaction.ReactionWindow` (decisions being
+        collected), or None. Rulesets with windows override this."""
+        return None
+
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_action_mask()).tolist()
 

@@ -82,7 +82,7 @@ class SingleSeatEnv(gym.Env):
         return self._observation(), {"learner_seat": self.learner_seat}
 
     def step(self, action):
-        state = self.env.state
+        state = self.env.game
         if state.is_terminal or self._ended_by_illegal_action:
             raise RuntimeError("step() after the episode ended; call reset()")
         if not state.is_legal(int(action)):
@@ -103,21 +103,21 @@ class SingleSeatEnv(gym.Env):
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        state = self.env.state
+        state = self.env.game
         if state.is_terminal or self._ended_by_illegal_action or state.current_player != self.learner_seat:
             return np.zeros(self.action_space.n, dtype=bool)
         return state.legal_action_mask().astype(bool)
 
     def render(self):
         if self.render_mode == "ansi":
-            return self.env.state.render_text(self.learner_seat, self.info.config.memory)
+            return self.env.game.render_text(self.learner_seat, self.info.config.memory)
         return None
 
     # --- helpers --------------------------------------------------------------------------
     def _play_others(self) -> float:
         """Let the other seats act until the learner is to act or the game is over; return
         the learner's rewards from those steps."""
-        env, state = self.env, self.env.state
+        env, state = self.env, self.env.game
         learner = env.possible_agents[self.learner_seat]
         reward = 0.0
         while not state.is_terminal and state.current_player != self.learner_seat:

@@ -150,6 +150,10 @@ class CutState(CardGameState):
         # After a successful call-out: the opponent's (seat, slot) the caller's give fills.
         self.give_target: tuple[int, int] | None = None
 
+    @property
+    def reaction_window(self) -> ReactionWindow | None:
+        return self.window
+
     def _clone_extra(self, other: CutState) -> None:
         other.window = self.window.clone() if self.window is not None else None
         other.pending_attempts = self.pending_attempts.copy()
