@@ -1,15 +1,46 @@
 """Random-play speed of cardenv against peer card-game environments, in one run.
 
-Every figure is decisions per second of uniformly random legal play (actions sampled
-from the action mask), measured in this process, so ratios between rows are meaningful
-even on a shared, noisy machine; the absolute numbers are not. Each measurement is
-repeated (interleaved with the others) and the best repetition is kept.
+Every figure is decisions per second of uniformly random legal play, measured in this
+process. Only the ratios between rows of one run mean anything (the machine may be
+busy and noisy); the absolute numbers do not. Each measurement is repeated, the
+repetitions of all rows interleaved, and the best repetition of each row is kept.
 
-    python benchmarks/bench_envs.py                 # every cardenv ruleset + peers
+    pip install -e '.[bench]'                       # the peers (see below)
+    python benchmarks/bench_envs.py                 # every cardenv ruleset + every peer
     python benchmarks/bench_envs.py --seconds 5 --repeats 3 --json out.json
+    python benchmarks/bench_envs.py --only cardenv --only hanabi   # rows whose name contains either
 
-Peers: PettingZoo's tictactoe_v3 and leduc_holdem_v4 (needs the ``bench`` extra:
-rlcard and pygame) and OpenSpiel's gin_rummy (when ``open_spiel`` is installed).
+Seeding: like an RL training loop, each measurement seeds once: one env per
+measurement, ``env.reset(seed=seed)`` for its first episode and a plain ``env.reset()``
+for every later one (the engine rows likewise make one game generator per measurement
+and hand it to each new game). Random actions come from a generator of their own.
+
+The rows:
+
+``cardenv RULESET env()`` and ``pettingzoo PEER env()``
+    The standard loop through a PettingZoo AEC env (``env()``, wrappers included):
+    ``obs, reward, terminated, truncated, info = env.last()``; when the agent is done
+    the action is None, otherwise one sampled uniformly from ``obs["action_mask"]``;
+    ``env.step(action)``; ``env.reset()`` once ``env.agents`` is empty. A decision is a
+    step with a real action. Peers: ``leduc_holdem_v4`` (poker, via rlcard),
+    ``hanabi_v5`` (the closest peer, a memory card game, via OpenSpiel) and
+    ``tictactoe_v3`` (a floor: the cheapest env PettingZoo has).
+``cardenv RULESET raw engine + observations``
+    The rules engine without the AEC env: the acting player's observation written into
+    a reused buffer, the legal mask, ``state.apply``. What a vectorised trainer built on
+    the engine would pay.
+``cardenv RULESET raw engine, no observations``
+    The legal mask and ``state.apply`` only: the cost of the rules.
+``open_spiel gin_rummy (with observation tensors)``
+    OpenSpiel's C++ gin rummy through pyspiel: ``state.observation_tensor(player)``,
+    ``state.legal_actions()``, ``state.apply_action`` per decision. Chance nodes (the
+    deal, stock draws) are sampled in Python; they are timed but not counted.
+
+Ratios are printed against ``leduc_holdem_v4``, ``hanabi_v5`` and ``gin_rummy``, each
+where it was measured. The peers come with the ``bench`` extra: rlcard and pygame
+(leduc, tictactoe), open_spiel and shimmy (hanabi_v5, gin_rummy). A peer that cannot be
+imported or built is skipped with a printed line saying why; the cardenv rows need only
+cardenv itself.
 """
 
 from __future__ import annotations
@@ -19,7 +50,9 @@ import importlib
 import json
 import platform
 import time
+import warnings
 from collections.abc import Callable
+from importlib import metadata
 
 import numpy as np
 
@@ -28,21 +61,38 @@ import cardenv
 # Each runner plays for about ``seconds`` and returns (decisions, elapsed seconds).
 Runner = Callable[[float], tuple[int, float]]
 
+# Rows whose rates the others are divided by, and the column label of each.
+REFERENCES = {
+    "pettingzoo leduc_holdem_v4 env()": "÷ leduc",
+    "pettingzoo hanabi_v5 env()": "÷ hanabi",
+    "open_spiel gin_rummy (with observation tensors)": "÷ gin_rummy",
+}
+
+PETTINGZOO_PEERS = ("leduc_holdem_v4", "hanabi_v5", "tictactoe_v3")
+
+# Steps between two looks at the clock in the AEC loop.
+CLOCK_EVERY = 64
+
+
+def load_module(name: str):
+    """Import a module, silencing the deprecation warnings PettingZoo's classic modules give."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module(name)
+
 
 def aec_runner(make_env: Callable[[], object], seed: int = 0) -> Runner:
-    """The DESIGN.md loop through a PettingZoo AEC env: last(), sample from the mask, step."""
+    """The standard loop through a PettingZoo AEC env, the env seeded once per measurement."""
 
     def run(seconds: float) -> tuple[int, float]:
         env = make_env()
-        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed + 1)
         decisions = 0
-        episode = 0
         start = time.perf_counter()
         deadline = start + seconds
         while time.perf_counter() < deadline:
-            env.reset(seed=seed + episode)
-            episode += 1
-            for agent in env.agent_iter():
+            for _ in range(CLOCK_EVERY):
                 obs, reward, terminated, truncated, info = env.last()
                 if terminated or truncated:
                     action = None
@@ -51,27 +101,33 @@ def aec_runner(make_env: Callable[[], object], seed: int = 0) -> Runner:
                     action = int(legal[rng.integers(len(legal))])
                     decisions += 1
                 env.step(action)
-        return decisions, time.perf_counter() - start
+                if not env.agents:
+                    env.reset()
+        elapsed = time.perf_counter() - start
+        env.close()
+        return decisions, elapsed
 
     return run
 
 
 def engine_runner(ruleset: str, with_observations: bool, seed: int = 0) -> Runner:
-    """The pure rules engine: legal mask, (optionally) the acting player's observation, apply."""
+    """The rules engine: legal mask, (optionally) the acting player's observation, apply.
+
+    One game generator per measurement, handed to every new game, as ``env.reset()``
+    does after the env's one seeding."""
     raw = getattr(cardenv, ruleset).raw_env()
     state_class, config = raw.state_class, raw.config
     observer = raw.observer
     buffer = observer.new_buffer()
 
     def run(seconds: float) -> tuple[int, float]:
-        rng = np.random.default_rng(seed)
+        game_rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(seed + 1)
         decisions = 0
-        game = 0
         start = time.perf_counter()
         deadline = start + seconds
         while time.perf_counter() < deadline:
-            state = state_class(config, np.random.default_rng(seed + game))
-            game += 1
+            state = state_class(config, game_rng, None)
             while not state.is_terminal:
                 if with_observations:
                     observer.observe(state, state.current_player, buffer)
@@ -84,8 +140,8 @@ def engine_runner(ruleset: str, with_observations: bool, seed: int = 0) -> Runne
 
 
 def openspiel_runner(game_name: str, seed: int = 0) -> Runner:
-    import pyspiel
-
+    """An OpenSpiel game through pyspiel, with the acting player's observation tensor."""
+    pyspiel = load_module("pyspiel")
     game = pyspiel.load_game(game_name)
 
     def run(seconds: float) -> tuple[int, float]:
@@ -97,11 +153,16 @@ def openspiel_runner(game_name: str, seed: int = 0) -> Runner:
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
-                    outcomes, probs = zip(*state.chance_outcomes())
-                    state.apply_action(int(rng.choice(outcomes, p=probs)))
+                    outcomes = state.chance_outcomes()
+                    threshold = rng.random()
+                    for action, probability in outcomes:
+                        threshold -= probability
+                        if threshold < 0:
+                            break
+                    state.apply_action(action)
                     continue
-                # Observations, as an RL loop through OpenSpiel would build them.
-                state.observation_tensor(state.current_player())
+                player = state.current_player()
+                state.observation_tensor(player)
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.integers(len(legal))])
                 decisions += 1
@@ -114,26 +175,52 @@ def cardenv_rulesets() -> list[str]:
     return [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
 
 
-def build_runners() -> tuple[dict[str, Runner], list[str]]:
-    runners: dict[str, Runner] = {}
-    skipped: list[str] = []
+def pettingzoo_peer(peer: str) -> Runner:
+    module = load_module(f"pettingzoo.classic.{peer}")
+    # Some peers (hanabi_v5) import their backend only when an env is built: build one
+    # now so that a missing backend is a skip, not a failure mid-measurement.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        module.env().close()
+    return aec_runner(module.env)
+
+
+def candidate_runners() -> dict[str, Callable[[], Runner]]:
+    """Every row, by name, as a builder (so that filtered-out peers are never imported)."""
+    builders: dict[str, Callable[[], Runner]] = {}
     for ruleset in cardenv_rulesets():
         module = getattr(cardenv, ruleset)
-        runners[f"cardenv {ruleset} env()"] = aec_runner(module.env)
-        runners[f"cardenv {ruleset} raw engine + observations"] = engine_runner(ruleset, True)
-        runners[f"cardenv {ruleset} raw engine, no observations"] = engine_runner(ruleset, False)
-    for peer in ("tictactoe_v3", "leduc_holdem_v4"):
-        try:
-            module = importlib.import_module(f"pettingzoo.classic.{peer}")
-        except ImportError as error:
-            skipped.append(f"pettingzoo {peer}: {error} (pip install 'cardenv[bench]')")
+        builders[f"cardenv {ruleset} env()"] = lambda m=module: aec_runner(m.env)
+        builders[f"cardenv {ruleset} raw engine + observations"] = lambda r=ruleset: engine_runner(r, True)
+        builders[f"cardenv {ruleset} raw engine, no observations"] = lambda r=ruleset: engine_runner(r, False)
+    for peer in PETTINGZOO_PEERS:
+        builders[f"pettingzoo {peer} env()"] = lambda p=peer: pettingzoo_peer(p)
+    builders["open_spiel gin_rummy (with observation tensors)"] = lambda: openspiel_runner("gin_rummy")
+    return builders
+
+
+def build_runners(only: list[str] | None = None) -> tuple[dict[str, Runner], list[str]]:
+    """The runners whose names contain one of ``only`` (all when empty), and the skipped rows."""
+    runners: dict[str, Runner] = {}
+    skipped: list[str] = []
+    for name, build in candidate_runners().items():
+        if only and not any(part in name for part in only):
             continue
-        runners[f"pettingzoo {peer} env()"] = aec_runner(module.env)
-    try:
-        runners["open_spiel gin_rummy (with observation tensors)"] = openspiel_runner("gin_rummy")
-    except ImportError as error:
-        skipped.append(f"open_spiel gin_rummy: {error} (pip install 'cardenv[bench]')")
+        try:
+            runners[name] = build()
+        except Exception as error:  # noqa: BLE001 - any failure to import or build a peer is a skip
+            skipped.append(f"{name}: {type(error).__name__}: {error} (pip install -e '.[bench]')")
     return runners, skipped
+
+
+def peer_versions() -> dict[str, str]:
+    versions = {}
+    for dist in ("cardenv", "pettingzoo", "rlcard", "open_spiel", "shimmy", "numpy"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return versions
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -141,30 +228,42 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     parser.add_argument("--repeats", type=int, default=2, help="interleaved repetitions; the best is kept")
     parser.add_argument("--json", help="also write the results to this JSON file")
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT",
+                        help="measure only the rows whose name contains TEXT (repeatable)")
     args = parser.parse_args(argv)
 
-    runners, skipped = build_runners()
+    runners, skipped = build_runners(args.only)
     best: dict[str, float] = dict.fromkeys(runners, 0.0)
     for _ in range(args.repeats):
         for name, run in runners.items():
             decisions, elapsed = run(args.seconds)
             best[name] = max(best[name], decisions / elapsed)
 
-    references = [name for name in best if name.startswith("pettingzoo")]
-    width = max(len(name) for name in best)
-    header = f"{'environment':<{width}}  {'decisions/s':>12}" + "".join(
-        f"  {'÷ ' + ref.split()[1]:>18}" for ref in references
-    )
-    print(f"python {platform.python_version()}, numpy {np.__version__}, {args.repeats}× {args.seconds:g}s each")
-    print(header)
-    print("-" * len(header))
-    for name, rate in best.items():
-        ratios = "".join(f"  {rate / best[ref]:>18.2f}" for ref in references)
-        print(f"{name:<{width}}  {rate:>12,.0f}{ratios}")
+    references = [name for name in REFERENCES if best.get(name)]
+    versions = peer_versions()
+    print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())
+          + f"; {args.repeats}× {args.seconds:g}s each, best kept; env seeded once per run")
+    if best:
+        width = max(len(name) for name in best)
+        header = f"{'environment':<{width}}  {'decisions/s':>12}" + "".join(
+            f"  {REFERENCES[ref]:>12}" for ref in references
+        )
+        print(header)
+        print("-" * len(header))
+        for name, rate in best.items():
+            ratios = "".join(f"  {rate / best[ref]:>12.2f}" for ref in references)
+            print(f"{name:<{width}}  {rate:>12,.0f}{ratios}")
+    else:
+        print("no row measured")
     for line in skipped:
         print(f"skipped: {line}")
-    result = {"decisions_per_second": best, "skipped": skipped,
-              "ratios": {ref: {name: rate / best[ref] for name, rate in best.items()} for ref in references}}
+    result = {
+        "decisions_per_second": best,
+        "skipped": skipped,
+        "ratios": {ref: {name: rate / best[ref] for name, rate in best.items()} for ref in references},
+        "settings": {"seconds": args.seconds, "repeats": args.repeats, "seeding": "once per run",
+                     "python": platform.python_version(), "versions": versions},
+    }
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)

@@ -137,7 +137,8 @@ def test_fuzz_full_games():
     # The games really went through every path the rules have.
     assert set(reasons) == {"the final lap after the call is over", "the turn cap was reached",
                             "no card can be drawn"}
-    for kind in ("match", "call out", "give", "failed attempt", "penalty", "five", "six", "queen", "king",
+    for kind in ("match", "call out", "give", "failed attempt", "penalty", "five", "six", "queen", "king look",
+                 "king swap", "king keep",
                  "decline", "swap"):
         assert kinds.get(kind, 0) > 0, kind
 

@@ -1,5 +1,5 @@
 """Rules tests for cut_v0 on stacked decks; each test cites the rule ids it checks
-(shared/rules/cut.md, C-01 … C-17)."""
+(docs/cut.md, C-01 … C-17)."""
 
 from __future__ import annotations
 
@@ -163,8 +163,8 @@ def test_c08_window_players_mask_and_observation():
     hands = [TWO_HANDS[0], TWO_HANDS[1], []]
     state = new_game(hands, draw=["9H"], starter=1)
     act(state, "draw", "discard drawn")
-    # Clockwise from the turn player; the empty hand takes no part.
-    assert state.window.players == [1, 0]
+    # Clockwise from the turn player; the empty hand decides too (C-08).
+    assert state.window.players == [1, 2, 0]
     assert state.current_player == 1
     legal = legal_names(state)
     # Every occupied slot is a legal target whether or not it matches (no leak).
@@ -267,6 +267,67 @@ def test_c09_late_claim_on_the_same_card_fails():
         assert len(failed) == 1 and failed[0].player != first
         assert len([e for e in state.events if e.kind == "penalty"]) == 1
     assert seen_orders == {0, 1}
+
+
+def test_c09_an_attempt_on_a_card_that_left_its_slot_is_late_and_shows_nothing():
+    """Player 0 attempts its own 7S in slot 0; player 1 calls that same card out. If the
+    call-out resolves first and player 1 gives its 8C into player 0's slot 0, player 0's
+    attempt is late: the given 8C is not shown (C-09: the receiver does not see it)."""
+    orders = set()
+    for seed in range(16):
+        state = new_game(TWO_HANDS, draw=["7D", "KC", "QC"], seed=seed)
+        act(state, "draw", "discard drawn", "match own slot 0", "call out opponent +1 slot 0")
+        if state.phase != Phase.GIVE:  # player 0's match resolved first: the call-out is late
+            orders.add("match first")
+            assert slot_names(state, 0)[0] == "--"
+            assert [e.cards for e in state.events if e.kind == "failed attempt"] == [()]
+            continue
+        orders.add("call-out first")
+        act(state, "give own slot 1")  # player 1's 8C into player 0's slot 0
+        assert slot_names(state, 0)[0] == "8C"
+        failed = [e for e in state.events if e.kind == "failed attempt"]
+        assert len(failed) == 1 and failed[0].player == 0 and failed[0].cards == ()
+        assert "already gone" in failed[0].text
+        assert knowers(state, 0, 0) == []  # nobody saw the given 8C (the giver never had)
+        assert [e.player for e in state.events if e.kind == "penalty"] == [0]
+    assert orders == {"match first", "call-out first"}
+
+
+def test_c09_an_attempt_on_a_slot_refilled_by_a_penalty_is_late():
+    """A penalty card dropped into a slot emptied earlier in the same resolution was never
+    claimed: an attempt on that slot is late and shows nothing (C-09)."""
+    hands = [["7S", "2H", "3H", "4H"], ["9H", "8C", "9C", "10C"], ["5D", "6D", "8D", "JD"]]
+    for seed in range(24):
+        state = new_game(hands, draw=["7D", "KC", "QC", "JC"], seed=seed)
+        # 0 matches its 7S (slot 0); 1 claims its 9H wrongly; 2 calls out player 0's slot 0.
+        act(state, "draw", "discard drawn", "match own slot 0", "match own slot 0",
+            "call out opponent +1 slot 0")
+        shown = [e.cards for e in state.events if e.kind == "failed attempt"]
+        # However the race went, no failed attempt showed a card nobody claimed.
+        for cards in shown:
+            assert all(state.card_name(c) in ("9H", "7S") for c in cards)
+
+
+def test_c08_a_player_without_cards_may_pass_or_call_out():
+    hands = [TWO_HANDS[0], TWO_HANDS[1], []]
+    state = new_game(hands, draw=["7D", "KC"], starter=0)
+    act(state, "draw", "discard drawn", "pass", "pass")
+    assert state.current_player == 2 and state.window.players == [0, 1, 2]
+    assert legal_names(state) == {"pass"} | {f"call out opponent +{o} slot {s}" for o in (1, 2) for s in range(4)}
+    act(state, "call out opponent +2 slot 0")  # player 1's 7H: correct
+    # A success with nothing to give gives nothing (C-09); the 7H on top opens a new window.
+    assert state.card_name(state.table.top_discard) == "7H"
+    assert slot_names(state, 1)[0] == "--" and slot_names(state, 2) == []
+    assert state.phase == Phase.WINDOW and state.window.players == [0, 1, 2]
+
+
+def test_c08_a_player_without_cards_who_calls_out_wrongly_takes_a_penalty():
+    hands = [TWO_HANDS[0], TWO_HANDS[1], []]
+    state = new_game(hands, draw=["7D", "KC"], starter=0)
+    act(state, "draw", "discard drawn", "pass", "pass", "call out opponent +1 slot 1")  # player 0's 2H: wrong
+    assert slot_names(state, 2) == ["KC"]  # no empty slot: a new one (C-09)
+    assert knowers(state, 2, 0) == []
+    assert knowers(state, 0, 1) == [0, 1, 2]  # the claimed 2H was shown to all
 
 
 def test_c09_matching_never_fires_a_power():

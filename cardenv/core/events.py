@@ -14,7 +14,12 @@ PUBLIC = None
 
 
 class Event(NamedTuple):
-    """``text`` reads after the player's name; ``{cards}`` in it stands for the cards."""
+    """``text`` reads after the player's name; ``{cards}`` in it stands for the cards.
+
+    ``places`` are the ``(seat, slot)`` pairs the event involved (the slots a power
+    looked at or swapped, the slot a card left or entered): public, like every location.
+    ``cards`` are face up for everyone exactly when ``visible_to`` is ``PUBLIC``.
+    """
 
     clock: int
     round: int
@@ -23,6 +28,15 @@ class Event(NamedTuple):
     cards: tuple[int, ...] = ()
     visible_to: tuple[int, ...] | None = PUBLIC
     text: str = ""
+    places: tuple[tuple[int, int], ...] = ()
+    # The types of ``cards`` when they are face up, fixed when the event happened: a
+    # later reshuffle makes everyone forget where those cards went, not what was seen.
+    face_up_types: tuple[int, ...] = ()
+
+    @property
+    def is_face_up(self) -> bool:
+        """Whether every player saw the identities of ``cards``."""
+        return self.visible_to is PUBLIC
 
     def is_visible_to(self, viewer: int | None) -> bool:
         """Whether ``viewer`` saw the cards' identities (``None`` is the omniscient view)."""

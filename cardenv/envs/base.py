@@ -73,8 +73,11 @@ class CardGameEnv(AECEnv):
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        state_layout = self.observer.state_layout
+        self.state_space = spaces.Box(0.0, state_layout.high(), (state_layout.size,), np.float32)
         self._buffers = [self.observer.new_buffer() for _ in range(n)]
-        self._buffer_clock = [-1] * n
+        # The game version each buffer was built for (see CardGameState.version).
+        self._buffer_versions: list[object | None] = [None] * n
         self._np_random: np.random.Generator | None = None
         self.game: CardGameState | None = None
 
@@ -100,22 +103,31 @@ class CardGameEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self._buffer_clock = [-1] * len(self.possible_agents)
+        self._buffer_versions = [None] * len(self.possible_agents)
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         state = self.game
-        clock = state.table.knowledge.clock
         buffer = self._buffers[seat]
-        if self._buffer_clock[seat] != clock:
+        if self._buffer_versions[seat] is not state.version:
             self.observer.observe(state, seat, buffer)
-            self._buffer_clock[seat] = clock
+            self._buffer_versions[seat] = state.version
         if seat == state.current_player:
             mask = state.legal_action_mask().copy()
         else:
             mask = np.zeros(len(self.action_table), dtype=np.int8)
         return {"observation": buffer.copy(), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The omniscient global state as a float32 vector in ``state_space`` (every
+        card's identity and place, who knows what, phase, scores; seats absolute) — what
+        a centralised critic trains on, never an agent's input at play time."""
+        return self.observer.encode_state(self.game)
+
+    def state_pieces(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """Named, reshaped views of a ``state()`` vector (see the docs' table)."""
+        return self.observer.state_layout.views(vector)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -62,6 +62,7 @@ class RoundGameConfig:
     memory: str = "perfect"
     max_hand_slots: int = 8
     max_rounds: int | None = 100
+    recent_events: int = 16
 
     def __post_init__(self):
         if not self.min_players <= self.num_players <= self.max_players:
@@ -86,6 +87,8 @@ class CardGameState:
 
     action_table: ActionTable
     current_player: int | None
+    # Every kind of event the ruleset logs, in a fixed order (the observation one-hot).
+    event_kinds: tuple[str, ...] = ("start", "peek", "call", "draw", "penalty", "swap", "discard", "round end")
 
     def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
         self.config = config
@@ -102,7 +105,13 @@ class CardGameState:
         self.turns_completed = 0
         self.caller: int | None = None
         self.final_turns_left = 0
-        self._mask_clock = -1
+        # A fresh token after every change: caches (the mask here, observations in the
+        # env) are valid only for the token they were built for. Tokens are objects, not
+        # clock values, so two states (a clone and its original, a rewound branch) never
+        # share one; a copy or an unpickled state keeps its caches consistent because the
+        # token is copied along with them.
+        self.version = object()
+        self._mask_version = None
         self._mask = np.zeros(len(self.action_table), dtype=np.int8)
 
     # --- the interface ---------------------------------------------------------------
@@ -114,12 +123,17 @@ class CardGameState:
         """int8 per action id, 1 where legal for ``current_player`` (all 0 once over).
 
         The returned array is reused by the state: copy it to keep it."""
-        if self._mask_clock != self.table.knowledge.clock:
+        if self._mask_version is not self.version:
             self._mask[:] = 0
             if not self.is_terminal:
                 self._fill_legal_mask(self._mask)
-            self._mask_clock = self.table.knowledge.clock
+            self._mask_version = self.version
         return self._mask
+
+    def mark_changed(self) -> None:
+        """Invalidate every cache of this state; ``apply`` does it, and so must code that
+        changes a state by other means (a test arranging a position by hand)."""
+        self.version = object()
 
     @property
     def reaction_window(self):
@@ -139,6 +153,7 @@ class CardGameState:
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
         self.table.knowledge.tick(self.current_player)
+        self.version = object()
         self._apply(action)
 
     def _illegal_message(self, action: int) -> str:
@@ -170,7 +185,8 @@ class CardGameState:
         for p in range(self.num_players):
             peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
             table.knowledge.reveal(p, peeked)
-            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}")
+            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}",
+                     places=tuple((p, s) for s in PEEKED_SLOTS if table.is_occupied(p, s)))
         self.turns_completed = 0
         self.caller = None
         self.final_turns_left = 0
@@ -202,7 +218,8 @@ class CardGameState:
             self._end_round("no card can be drawn")
             return False
         slot = place(player, penalty)
-        self.log("penalty", player, (penalty,), (), f"takes a penalty card {{cards}} into slot {slot}")
+        self.log("penalty", player, (penalty,), (), f"takes a penalty card {{cards}} into slot {slot}",
+                 places=((player, slot),))
         return True
 
     def _swap_held_into_slot(self, player: int, slot: int) -> int:
@@ -212,8 +229,10 @@ class CardGameState:
         held = table.held[player].pop()
         replaced = table.replace_in_slot(player, slot, held)
         table.discard_face_up(replaced)
-        self.log("swap", player, (held,), (player,), f"puts the drawn {{cards}} into slot {slot}")
-        self.log("discard", player, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+        self.log("swap", player, (held,), (player,), f"puts the drawn {{cards}} into slot {slot}",
+                 places=((player, slot),))
+        self.log("discard", player, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}",
+                 places=((player, slot),))
         return replaced
 
     def _count_turn_and_continue(self, turn_player: int) -> bool:
@@ -278,6 +297,8 @@ class CardGameState:
         other.events = self.events.copy()
         other.rng = copy_generator(self.rng)
         other._mask = self._mask.copy()
+        other.version = object()
+        other._mask_version = other.version if self._mask_version is self.version else None
         self._clone_extra(other)
         return other
 
@@ -294,7 +315,7 @@ class CardGameState:
         world = self.clone()
         world.table = self.table.sample_world(observer, rng)
         world.rng = np.random.default_rng(rng.integers(2**63))
-        world._mask_clock = -1  # identities changed: the cached mask is not this world's
+        world._mask_version = None  # identities changed: the cached mask is not this world's
         return world
 
     # --- the event log ---------------------------------------------------------------
@@ -305,9 +326,17 @@ class CardGameState:
         cards: tuple[int, ...] = (),
         visible_to: tuple[int, ...] | None = PUBLIC,
         text: str = "",
+        places: tuple[tuple[int, int], ...] = (),
     ) -> None:
-        """Record an event; ``text`` may place the cards with ``{cards}``."""
-        self.events.append(Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text))
+        """Record an event; ``text`` may place the cards with ``{cards}``; ``places`` are
+        the ``(seat, slot)`` pairs involved. ``kind`` is one of the ruleset's
+        ``event_kinds``, which the observation's event piece is built from."""
+        if kind not in self.event_kinds:
+            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
+        face_up = tuple(int(self.table.card_types[c]) for c in cards) if visible_to is PUBLIC else ()
+        self.events.append(
+            Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up)
+        )
 
     def card_name(self, card: int) -> str:
         """ASCII name of a physical card's type."""

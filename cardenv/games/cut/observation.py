@@ -20,37 +20,53 @@ from cardenv.games.observation import TableObserver
 class CutObserver(TableObserver):
     points = POINTS
     phases = Phase
+    event_kinds = CutState.event_kinds
     deck = standard_deck()
     call_name = "Cut!"
 
     def max_round_points(self) -> int:
         return super().max_round_points() + CALLER_PENALTY  # C-16
 
-    def _add_ruleset_pieces(self, layout: ObservationLayout) -> None:
+    def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         n, s = self.config.num_players, self.config.max_hand_slots
         layout.add("turn_player", n, "seat whose turn it is, one-hot (differs from current_player in windows)")
         layout.add("window_open", 1, "1 while a match window collects decisions or resolves (C-08)")
         layout.add("window_rank", NUM_STANDARD_RANKS, "rank to match in the open window, one-hot")
-        layout.add("window_decided", 1, "1 if the observer has already decided in the open window")
+        if omniscient:
+            layout.add("window_decided", n, "player: 1 if that player has decided in the open window")
+            layout.add("window_claims", (n, n, s),
+                       "decider × owner × slot: the slot each pending attempt claims (C-08; hidden from players)")
+        else:
+            layout.add("window_decided", 1, "1 if the observer has already decided in the open window")
         layout.add("power_slots", (n, s), "seat × slot: slots picked by the power in progress (public, C-11)")
         layout.add("give_slot", (n, s), "seat × slot: the emptied slot a successful caller's give fills (C-09)")
 
-    def _fill_ruleset_pieces(self, state: CutState, observer: int, v: dict[str, np.ndarray]) -> None:
-        n = self.config.num_players
+    def _fill_ruleset_pieces(self, state: CutState, observer: int | None, v: dict[str, np.ndarray]) -> None:
+        row = self.seat_row
         if state.current_player is not None:
-            v["turn_player"][(state.turn_player - observer) % n] = 1
-        if state.window is not None:
+            v["turn_player"][row(state.turn_player, observer)] = 1
+        window = state.window
+        if window is not None:
             v["window_open"][0] = 1
             v["window_rank"][state.window_rank] = 1
-            v["window_decided"][0] = state.window.has_decided(observer)
+            if observer is not None:
+                # Whether the observer decided; never what anyone decided.
+                v["window_decided"][0] = window.has_decided(observer)
+            else:
+                for decider, decision in zip(window.players, window.decisions):
+                    v["window_decided"][decider] = 1
+                    if decision is not None:
+                        spec = state.action_table.specs[decision[0]]
+                        owner = decider if spec.offset is None else (decider + spec.offset) % self.config.num_players
+                        v["window_claims"][decider, owner, spec.slot] = 1
         if state.power_own_slot >= 0:
-            v["power_slots"][(state.turn_player - observer) % n, state.power_own_slot] = 1
+            v["power_slots"][row(state.turn_player, observer), state.power_own_slot] = 1
         if state.power_target is not None:
             target, target_slot = state.power_target
-            v["power_slots"][(target - observer) % n, target_slot] = 1
+            v["power_slots"][row(target, observer), target_slot] = 1
         if state.give_target is not None:
             owner, owner_slot = state.give_target
-            v["give_slot"][(owner - observer) % n, owner_slot] = 1
+            v["give_slot"][row(owner, observer), owner_slot] = 1
 
 
 def build_layout(config: CutConfig) -> ObservationLayout:

@@ -1,4 +1,4 @@
-"""The rules engine of "Cut!" (cut_v0), per shared/rules/cut.md (C-01 … C-17).
+"""The rules engine of "Cut!" (cut_v0), per the rules in docs/cut.md (C-01 … C-17).
 
 A pure state machine: :class:`CutState` with ``current_player``,
 ``legal_action_mask()``, ``apply(action)``, ``is_terminal`` and the scores.
@@ -13,12 +13,14 @@ Environment rules where the source leaves a choice (docs/cut.md explains them):
 
 * C-03: every player sees their bottom row, slots 2 and 3 (all four are interchangeable
   before any is seen, so a fixed pair carries no information).
-* Match windows (C-08): the players with at least one occupied slot decide one at a
-  time, clockwise from the player whose turn it is; the attempts resolve in an order
-  drawn from the game's RNG. A successful call-out pauses the resolution for the
-  caller's give; the attempts still pending then fail as too late. When a window
-  closes without a success, the turn passes to the next player clockwise from the
-  player whose turn it was.
+* Match windows (C-08): every player decides, one at a time, clockwise from the player
+  whose turn it is — a player with no card too (pass or call out). The attempts resolve
+  in an order drawn from the game's RNG. A successful call-out pauses the resolution
+  for the caller's give; the attempts still pending then fail as too late. An attempt
+  whose claimed card has left its slot before it resolves is late without anything
+  being shown (the slot may hold a given or penalty card by then, which the attempt
+  never claimed). When a window closes without a success, the turn passes to the next
+  player clockwise from the player whose turn it was.
 * An attempt (match or call-out) is legal only while the attempting hand has an empty
   slot or fewer than ``max_hand_slots`` slots, so a penalty card always fits.
 * A power with nothing to act on (a 5 with no own occupied slot, a 6 with no occupied
@@ -88,6 +90,9 @@ class CutConfig(RoundGameConfig):
     max_players: ClassVar[int] = 6
     target_score: int = 100  # C-17
     power_on_replace: bool = True  # C-07
+    # Events since a player's previous decision, measured with heuristic players: at
+    # most 11 with 4 players, 13 with 6 (windows make everyone decide often).
+    recent_events: int = 12
 
 
 def build_action_table(num_players: int, max_slots: int) -> ActionTable:
@@ -125,6 +130,10 @@ class CutState(CardGameState):
 
     points = POINTS
     game_name = "cut_v0"
+    event_kinds = CardGameState.event_kinds + (
+        "five", "six", "queen", "king look", "king swap", "king keep", "decline",
+        "match", "call out", "failed attempt", "give",
+    )
 
     def __init__(self, config: CutConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
@@ -142,11 +151,12 @@ class CutState(CardGameState):
         # The power in progress: own slot picked, and the opponent's (seat, slot) for the King.
         self.power_own_slot = -1
         self.power_target: tuple[int, int] | None = None
-        # The match window: its decisions, then the attempts still to resolve.
+        # The match window: its decisions — PASS or (action, the card claimed) — then
+        # the attempts still to resolve.
         self.window: ReactionWindow | None = None
         self.window_rank = -1
         self.window_succeeded = False
-        self.pending_attempts: list[tuple[int, int]] = []
+        self.pending_attempts: list[tuple[int, tuple[int, int]]] = []
         # After a successful call-out: the opponent's (seat, slot) the caller's give fills.
         self.give_target: tuple[int, int] | None = None
 
@@ -264,34 +274,39 @@ class CutState(CardGameState):
         elif kind == "peek_own":
             card = table.card_at(p, slot)
             table.knowledge.reveal(p, card)
-            self.log("five", p, (card,), (p,), f"looks at own slot {slot}: {{cards}}")
+            self.log("five", p, (card,), (p,), f"looks at own slot {slot}: {{cards}}", places=((p, slot),))
             self._open_window()
         elif kind == "peek_other":
             card = table.card_at(target, slot)
             table.knowledge.reveal(p, card)
-            self.log("six", p, (card,), (p,), f"looks at player_{target} slot {slot}: {{cards}}")
+            self.log("six", p, (card,), (p,), f"looks at player_{target} slot {slot}: {{cards}}",
+                     places=((target, slot),))
             self._open_window()
         elif kind == "queen_own" or kind == "king_own":
             self.power_own_slot = slot
             self.phase = Phase.QUEEN_TARGET if kind == "queen_own" else Phase.KING_TARGET
         elif kind == "queen_target":
             table.swap_slots(p, self.power_own_slot, target, slot)
-            self.log("queen", p, text=f"swaps own slot {self.power_own_slot} blind with player_{target} slot {slot}")
+            self.log("queen", p, text=f"swaps own slot {self.power_own_slot} blind with player_{target} slot {slot}",
+                     places=((p, self.power_own_slot), (target, slot)))
             self.power_own_slot = -1
             self._open_window()
         elif kind == "king_target":
             self.power_target = (target, slot)
             cards = (table.card_at(p, self.power_own_slot), table.card_at(target, slot))
             table.knowledge.reveal(p, cards)
-            self.log("king", p, cards, (p,),
-                     f"looks at own slot {self.power_own_slot} and player_{target} slot {slot}: {{cards}}")
+            self.log("king look", p, cards, (p,),
+                     f"looks at own slot {self.power_own_slot} and player_{target} slot {slot}: {{cards}}",
+                     places=((p, self.power_own_slot), (target, slot)))
             self.phase = Phase.KING_DECIDE
         elif kind == "king_swap" or kind == "king_keep":
             target, target_slot = self.power_target
             if kind == "king_swap":
                 table.swap_slots(p, self.power_own_slot, target, target_slot)
             verb = "swaps" if kind == "king_swap" else "keeps"
-            self.log("king", p, text=f"{verb} own slot {self.power_own_slot} and player_{target} slot {target_slot}")
+            self.log("king swap" if kind == "king_swap" else "king keep", p,
+                     text=f"{verb} own slot {self.power_own_slot} and player_{target} slot {target_slot}",
+                     places=((p, self.power_own_slot), (target, target_slot)))
             self.power_own_slot = -1
             self.power_target = None
             self._open_window()
@@ -329,15 +344,11 @@ class CutState(CardGameState):
 
     # --- match windows (C-08, C-09) ---------------------------------------------------
     def _open_window(self) -> None:
-        """A window on the top discard for every player holding a card, clockwise from
-        the player whose turn it is; with nobody to decide, the turn ends."""
+        """C-08: a window on the top discard; every player decides, clockwise from the
+        player whose turn it is (one with no card may still call out or pass)."""
         n = self.num_players
         table = self.table
         players = [(self.turn_player + k) % n for k in range(n)]
-        players = [q for q in players if table.num_occupied(q) > 0]
-        if not players:
-            self._end_turn()
-            return
         top = table.top_discard
         self.window = ReactionWindow(top, players)
         self.window_rank = int(RANK_OF[table.card_types[top]])
@@ -345,9 +356,16 @@ class CutState(CardGameState):
         self.phase = Phase.WINDOW
         self.current_player = players[0]
 
-    def _decide_in_window(self, p: int, decision: int | None) -> None:
+    def _decide_in_window(self, p: int, action: int | None) -> None:
         window = self.window
-        window.decide(p, decision)
+        # An attempt is judged against the card that lay in the claimed slot when it was
+        # made (C-09): if that card has left the slot by the time it resolves, it is late.
+        if action is None:
+            window.decide(p, PASS)
+        else:
+            spec = self.action_table.specs[action]
+            owner = p if spec.kind == "match" else (p + spec.offset) % self.num_players
+            window.decide(p, (action, self.table.card_at(owner, spec.slot)))
         if not window.is_complete:
             self.current_player = window.current_player
             return
@@ -359,36 +377,38 @@ class CutState(CardGameState):
         table = self.table
         n = self.num_players
         while self.pending_attempts:
-            player, action = self.pending_attempts.pop(0)
+            player, (action, claimed) = self.pending_attempts.pop(0)
             spec = self.action_table.specs[action]
             owner = player if spec.kind == "match" else (player + spec.offset) % n
             slot = spec.slot
-            # An earlier success this window may have emptied the claimed slot.
-            card = table.card_at(owner, slot)
-            correct = card != EMPTY and RANK_OF[table.card_types[card]] == self.window_rank
-            if correct and not self.window_succeeded:
+            where = "own" if owner == player else f"player_{owner}"
+            if table.card_at(owner, slot) != claimed:
+                # An earlier success took the claimed card, or a give or a penalty card
+                # filled the emptied slot since: late, and nothing is shown.
+                self.log("failed attempt", player, text=f"claims {where} slot {slot}, already gone (too late)",
+                         places=((owner, slot),))
+            elif RANK_OF[table.card_types[claimed]] == self.window_rank and not self.window_succeeded:
                 self.window_succeeded = True
                 table.take_from_slot(owner, slot)
-                table.discard_face_up(card)
+                table.discard_face_up(claimed)
                 if owner == player:
-                    self.log("match", player, (card,), PUBLIC, f"matches {{cards}} from own slot {slot}")
+                    self.log("match", player, (claimed,), PUBLIC, f"matches {{cards}} from own slot {slot}",
+                             places=((owner, slot),))
                 else:
-                    self.log("call out", player, (card,), PUBLIC,
-                             f"calls out {{cards}} from player_{owner} slot {slot}")
-                    if table.num_occupied(player) > 0:
+                    self.log("call out", player, (claimed,), PUBLIC,
+                             f"calls out {{cards}} from player_{owner} slot {slot}", places=((owner, slot),))
+                    if table.num_occupied(player) > 0:  # a caller with no card gives nothing
                         self.give_target = (owner, slot)
                         self.phase = Phase.GIVE
                         self.current_player = player
                         return
                 continue
-            where = "own" if owner == player else f"player_{owner}"
-            if card != EMPTY:
-                table.knowledge.reveal_to_all(card)
-                reason = "too late" if correct else "wrong"
-                self.log("failed attempt", player, (card,), PUBLIC,
-                         f"claims {where} slot {slot} ({reason}), showing {{cards}}")
             else:
-                self.log("failed attempt", player, text=f"claims {where} slot {slot}, already gone (too late)")
+                table.knowledge.reveal_to_all(claimed)
+                correct = RANK_OF[table.card_types[claimed]] == self.window_rank
+                self.log("failed attempt", player, (claimed,), PUBLIC,
+                         f"claims {where} slot {slot} ({'too late' if correct else 'wrong'}), showing {{cards}}",
+                         places=((owner, slot),))
             if not self._take_penalty_card(player, table.first_empty_or_new_slot):  # C-09; C-15
                 return
         succeeded = self.window_succeeded
@@ -405,7 +425,8 @@ class CutState(CardGameState):
         card = self.table.take_from_slot(p, slot)
         self.table.put_in_slot(owner, owner_slot, card)
         self.log("give", p, (card,), (p,) if self.table.knowledge.knows(p, card) else (),
-                 f"gives own slot {slot} {{cards}} to player_{owner} slot {owner_slot}")
+                 f"gives own slot {slot} {{cards}} to player_{owner} slot {owner_slot}",
+                 places=((p, slot), (owner, owner_slot)))
         self.give_target = None
         self.phase = Phase.WINDOW
         self._resolve_attempts()

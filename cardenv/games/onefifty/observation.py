@@ -22,19 +22,22 @@ MAX_CARD_POINTS = int(POINTS.max())
 class OneFiftyObserver(TableObserver):
     points = POINTS
     phases = Phase
+    event_kinds = OneFiftyState.event_kinds
     deck = standard_deck()
     call_name = "END"
 
     def max_round_points(self) -> int:
         return 2 * super().max_round_points()  # a failed caller adds double (O-19)
 
-    def _add_ruleset_pieces(self, layout: ObservationLayout) -> None:
+    def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         s = self.config.max_hand_slots
-        layout.add("match_selected", s, "own slots selected for the match being built (O-07)")
-        layout.add("jack_own_slot", s, "own slot chosen for the Jack trade (O-11)")
+        whose = "the acting player's" if omniscient else "own"
+        layout.add("match_selected", s, f"{whose} slots selected for the match being built (O-07)")
+        layout.add("jack_own_slot", s, f"{whose} slot chosen for the Jack trade (O-11)")
 
-    def _fill_ruleset_pieces(self, state: OneFiftyState, observer: int, views: dict[str, np.ndarray]) -> None:
-        if state.current_player == observer:
+    def _fill_ruleset_pieces(self, state: OneFiftyState, observer: int | None, views: dict[str, np.ndarray]) -> None:
+        # Only the acting player is ever part-way through a match or a trade.
+        if observer is None or state.current_player == observer:
             views["match_selected"][state.selected] = 1
             if state.jack_slot >= 0:
                 views["jack_own_slot"][state.jack_slot] = 1

@@ -1,4 +1,4 @@
-"""The rules engine of "150" (onefifty_v0), per shared/rules/onefifty.md (O-01 … O-23).
+"""The rules engine of "150" (onefifty_v0), per the rules in docs/onefifty.md (O-01 … O-23).
 
 A pure state machine: :class:`OneFiftyState` with ``current_player``,
 ``legal_action_mask()``, ``apply(action)``, ``is_terminal`` and the scores. Each
@@ -54,6 +54,9 @@ class OneFiftyConfig(RoundGameConfig):
     max_players: ClassVar[int] = 6
     target_score: int = 150  # O-22
     max_hand_slots: int = 12
+    # Events since a player's previous decision, measured with 4 heuristic players: 99%
+    # of decisions see at most 22 (6 players: 30); older ones drop out first.
+    recent_events: int = 24
 
 
 @lru_cache(maxsize=None)
@@ -82,6 +85,7 @@ class OneFiftyState(CardGameState):
     """A game of 150 in progress."""
 
     points = POINTS
+    event_kinds = CardGameState.event_kinds + ("take", "match", "failed match", "jack", "queen")
 
     def __init__(self, config: OneFiftyConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
@@ -205,8 +209,9 @@ class OneFiftyState(CardGameState):
             taken = table.discard_pile.pop()
             replaced = table.replace_in_slot(p, slot, taken)
             table.discard_face_up(replaced)
-            self.log("take", p, (taken,), PUBLIC, f"takes the top discard {{cards}} into slot {slot}")
-            self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}")
+            self.log("take", p, (taken,), PUBLIC, f"takes the top discard {{cards}} into slot {slot}",
+                     places=((p, slot),))
+            self.log("discard", p, (replaced,), PUBLIC, f"discards {{cards}} from slot {slot}", places=((p, slot),))
             self._after_main_action()
         elif kind == "call":
             self._call(p, "END")
@@ -227,13 +232,14 @@ class OneFiftyState(CardGameState):
             received = table.hands[p][self.jack_slot]
             table.knowledge.reveal(p, received)  # O-11: the trader sees what they took
             self.log("jack", p, (received,), (p,),
-                     f"trades own slot {self.jack_slot} with player_{target} slot {slot}, receiving {{cards}}")
+                     f"trades own slot {self.jack_slot} with player_{target} slot {slot}, receiving {{cards}}",
+                     places=((p, self.jack_slot), (target, slot)))
             self.jack_slot = -1
             self._after_main_action()
         elif kind == "queen_peek":
             card = table.hands[p][slot]
             table.knowledge.reveal(p, card)
-            self.log("queen", p, (card,), (p,), f"peeks at own slot {slot}: {{cards}}")
+            self.log("queen", p, (card,), (p,), f"peeks at own slot {slot}: {{cards}}", places=((p, slot),))
             self._after_main_action()
         else:  # pragma: no cover - the action table and this dispatch are built together
             raise AssertionError(kind)
@@ -248,10 +254,13 @@ class OneFiftyState(CardGameState):
         table.discard_face_up(card)
         self.log("discard", p, (card,), PUBLIC, "discards the drawn {cards}")
         rank = RANK_OF[table.card_types[card]]
-        if rank == JACK:
-            self.phase = Phase.JACK_OWN
-        elif rank == QUEEN:
-            self.phase = Phase.QUEEN_PEEK
+        # A power with nothing to act on is skipped (only a stacked scenario can leave a
+        # live player with an empty hand, or every opponent's hand empty).
+        has_own = table.num_occupied(p) > 0
+        if rank == JACK and has_own and any(table.num_occupied(q) for q in range(self.num_players) if q != p):
+            self.phase = Phase.JACK_OWN  # O-11
+        elif rank == QUEEN and has_own:
+            self.phase = Phase.QUEEN_PEEK  # O-12
         elif rank == KING:  # O-13: draw again, resolved as a fresh draw
             self._draw_for(p)
         else:
@@ -266,13 +275,15 @@ class OneFiftyState(CardGameState):
         if all(RANK_OF[table.card_types[c]] == top_rank for c in cards):
             for s in slots:
                 table.discard_face_up(table.take_from_slot(p, s))
-            self.log("match", p, tuple(cards), PUBLIC, f"matches {{cards}} from slots {slots}")
+            self.log("match", p, tuple(cards), PUBLIC, f"matches {{cards}} from slots {slots}",
+                     places=tuple((p, s) for s in slots))
             if table.num_occupied(p) == 0:  # O-16
                 self._end_round("a match emptied a hand")
                 return
         else:
             table.knowledge.reveal_to_all(cards)
-            self.log("failed match", p, tuple(cards), PUBLIC, f"fails a match, showing {{cards}} from slots {slots}")
+            self.log("failed match", p, tuple(cards), PUBLIC, f"fails a match, showing {{cards}} from slots {slots}",
+                     places=tuple((p, s) for s in slots))
             if not self._take_penalty_card(p, table.append_slot):  # O-07: a new slot; O-17
                 return
         self._after_main_action()

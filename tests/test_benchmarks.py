@@ -1,0 +1,78 @@
+"""The benchmark script runs: every cardenv row gives a positive rate, and a peer that
+cannot be loaded is skipped, not an error. No timing is asserted (only that play happened)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import cardenv
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_envs.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_envs", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_cardenv_row_plays(bench, tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    result = bench.main(["--seconds", "0.1", "--repeats", "1", "--only", "cardenv", "--json", str(out)])
+    rates = result["decisions_per_second"]
+    rulesets = bench.cardenv_rulesets()
+    assert "onefifty_v0" in rulesets and "cut_v0" in rulesets
+    assert all(hasattr(cardenv, r) for r in rulesets)
+    for ruleset in rulesets:
+        for row in ("env()", "raw engine + observations", "raw engine, no observations"):
+            assert rates[f"cardenv {ruleset} {row}"] > 0
+    assert all(name.startswith("cardenv") for name in rates)
+    assert result["skipped"] == []
+    assert out.read_text().startswith("{")
+    assert "cardenv onefifty_v0 env()" in capsys.readouterr().out
+
+
+def test_missing_peer_is_skipped(bench, monkeypatch, capsys):
+    def unavailable(name):
+        raise ImportError(f"No module named {name!r}")
+
+    monkeypatch.setattr(bench, "load_module", unavailable)
+    result = bench.main(["--seconds", "0.05", "--repeats", "1", "--only", "leduc", "--only", "gin_rummy"])
+    assert result["decisions_per_second"] == {}
+    assert len(result["skipped"]) == 2
+    assert any("leduc_holdem_v4" in line for line in result["skipped"])
+    assert any("gin_rummy" in line for line in result["skipped"])
+    printed = capsys.readouterr().out
+    assert printed.count("skipped:") == 2
+
+
+def test_env_is_seeded_once_per_run(bench):
+    calls = []
+
+    class Recorder:
+        """A one-step, one-agent AEC env that records how it is reset."""
+
+        def reset(self, seed=None):
+            calls.append(seed)
+            self.agents = ["a"]
+            self._done = False
+
+        def last(self):
+            return {"action_mask": [1]}, 0.0, self._done, False, {}
+
+        def step(self, action):
+            if self._done:
+                self.agents = []
+            self._done = True
+
+        def close(self):
+            pass
+
+    decisions, elapsed = bench.aec_runner(Recorder, seed=7)(0.01)
+    assert decisions > 1 and elapsed > 0
+    assert calls[0] == 7 and len(calls) > 1 and all(seed is None for seed in calls[1:])
