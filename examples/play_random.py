@@ -3,7 +3,7 @@
     python examples/play_random.py                  # onefifty_v0, seed 0
     python examples/play_random.py cut_v0 --seed 3 --omniscient
 
-The loop is the one from DESIGN.md: every agent reads its observation and action mask
+The loop is the README's quickstart: every agent reads its observation and action mask
 with ``env.last()`` and picks an action among the legal ones.
 """
 

@@ -155,7 +155,7 @@ def test_check_no_leak_catches_a_leaky_observation():
 
 
 class _LeakyMaskState(OneFiftyState):
-    """Allows a match only with cards that would match: the leak DESIGN.md forbids."""
+    """Allows a match only with cards that would match: a mask that leaks the cards."""
 
     def _fill_legal_mask(self, mask):
         super()._fill_legal_mask(mask)

@@ -259,7 +259,7 @@ def test_bad_options():
 
 
 def test_memory_none_shows_cards_only_right_after_they_are_revealed():
-    """DESIGN.md memory models, on the O-05 peek and an O-08 draw."""
+    """The memory models (docs/onefifty.md, Options), on the O-05 peek and an O-08 draw."""
     for memory, remembered in (("perfect", True), ("none", False)):
         env = onefifty_v0.raw_env(memory=memory)
         env.reset(seed=0, options=O21_OPTIONS)

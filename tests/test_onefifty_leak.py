@@ -1,4 +1,4 @@
-"""The leak test (DESIGN.md "No leaks"): for many states reached by random play, both
+"""The resampling leak test: for many states reached by random play, both
 memory models and several player counts, resampling everything a player cannot know
 changes neither that player's observation nor, when it is to act, its action mask."""
 

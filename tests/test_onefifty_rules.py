@@ -1,5 +1,5 @@
 """Rules of onefifty_v0 on stacked decks; every test cites the rule ids of
-shared/rules/onefifty.md (O-01 … O-23) it checks."""
+docs/onefifty.md (O-01 … O-23) it checks."""
 
 from __future__ import annotations
 
@@ -398,6 +398,23 @@ def test_O11_jack_targets_only_occupied_opponent_slots():
     play(state, "draw", "discard drawn", "pass")  # player 2
     play(state, "draw", "discard drawn", "jack: give own slot 1")  # player 0 fires the Jack
     assert legal_names(state) == {"jack: take opponent +1 slot 1", "jack: take opponent +2 slot 0"}
+
+
+@pytest.mark.parametrize("power", ["JS", "QS"])
+def test_O11_O12_a_power_with_nothing_to_act_on_is_skipped(power):
+    """A stacked empty hand: a drawn-and-discarded J or Q has no own slot to act on, so the
+    power is skipped and the turn goes on (never a live player with an all-zero mask)."""
+    state = new_state(num_players=3, options={"hands": [[], ["5S", "QH", "10D", "7C"], ["3D", "3C", "8H", "JD"]],
+                                              "draw_pile": [power], "starter": 0})
+    play(state, "draw", "discard drawn")
+    assert state.phase == Phase.AFTER_ACTION and state.current_player == 0
+    assert legal_names(state) == {"pass", "call END"}
+
+
+def test_O11_a_jack_with_no_opponent_card_is_skipped():
+    state = new_state(num_players=3, options={"hands": [["5S", "9C"], [], []], "draw_pile": ["JS"], "starter": 0})
+    play(state, "draw", "discard drawn")
+    assert state.phase == Phase.AFTER_ACTION and legal_names(state) == {"pass", "call END"}
 
 
 def test_O12_queen_peek():

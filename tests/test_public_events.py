@@ -1,0 +1,148 @@
+"""Nothing public is missing from an observation: pairs of histories that differ only
+in a public action (which slots a power looked at or swapped, whether a King swapped or
+kept, whether a Queen swapped or was declined) give every seat a different observation
+(O-14, C-11), through the recent-public-events piece; and that piece's bookkeeping."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardenv.games.cut import CutConfig, CutObserver, CutState
+from cardenv.games.onefifty import OneFiftyConfig, OneFiftyObserver, OneFiftyState
+
+CUT_HANDS = [["2S", "3S", "4S", "6S"], ["7H", "8C", "9C", "10C"], ["2D", "3D", "4D", "5D"]]
+ONEFIFTY_HANDS = [["5S", "4H", "3D", "10H"], ["AS", "2H", "6C", "10D"], ["KS", "2S", "2C", "AD"]]
+
+
+def cut_game(memory: str, power_card: str) -> CutState:
+    options = {"hands": CUT_HANDS, "draw_pile": [power_card, "AC", "AD"], "starter": 0}
+    return CutState(CutConfig(num_players=3, memory=memory), np.random.default_rng(0), options)
+
+
+def onefifty_game(memory: str, power_card: str) -> OneFiftyState:
+    options = {"hands": ONEFIFTY_HANDS, "draw_pile": [power_card, "9H", "9S"], "starter": 0}
+    return OneFiftyState(OneFiftyConfig(num_players=3, memory=memory), np.random.default_rng(0), options)
+
+
+def play(state, names) -> None:
+    for name in names:
+        state.apply(state.action_from_name(name))
+
+
+# (ruleset, power card, the shared start, branch A, branch B, rule)
+PAIRS = [
+    ("cut", "KH", ["draw", "discard drawn", "K: own slot 0", "K: look at opponent +1 slot 1"],
+     ["K: swap"], ["K: keep"], "C-11 a King that swapped vs one that kept"),
+    ("cut", "QH", ["draw", "discard drawn"],
+     ["Q: own slot 0", "Q: swap with opponent +1 slot 0"], ["decline power"], "C-11 a Queen swap vs declined"),
+    ("cut", "QH", ["draw", "discard drawn"],
+     ["Q: own slot 0", "Q: swap with opponent +1 slot 0"], ["Q: own slot 1", "Q: swap with opponent +1 slot 1"],
+     "C-11 a Queen swap of slots 0↔0 vs 1↔1"),
+    ("cut", "5H", ["draw", "discard drawn"], ["5: look at own slot 2"], ["5: look at own slot 3"],
+     "C-11 a 5 peek at a card the peeker already knew"),
+    ("cut", "6H", ["draw", "discard drawn"],
+     ["6: look at opponent +1 slot 2"], ["6: look at opponent +1 slot 3"], "C-11 a 6 peek, slot 2 vs 3"),
+    ("onefifty", "JH", ["draw", "discard drawn", "jack: give own slot 0"],
+     ["jack: take opponent +1 slot 0"], ["jack: take opponent +2 slot 0"],
+     "O-14 a Jack trade of two cards nobody knew, with either opponent"),
+    ("onefifty", "QH", ["draw", "discard drawn"], ["queen: peek own slot 2"], ["queen: peek own slot 3"],
+     "O-14 a Queen peek at a card the peeker already knew"),
+]
+
+
+def _branches(ruleset, power_card, start, first, second, memory):
+    make = cut_game if ruleset == "cut" else onefifty_game
+    observer_class = CutObserver if ruleset == "cut" else OneFiftyObserver
+    games = []
+    for branch in (first, second):
+        state = make(memory, power_card)
+        play(state, start)
+        play(state, branch)
+        games.append(state)
+    return games, observer_class(games[0].config)
+
+
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+@pytest.mark.parametrize("ruleset, power_card, start, first, second, rule", PAIRS, ids=[p[-1] for p in PAIRS])
+def test_histories_that_differ_in_a_public_action_look_different_to_every_seat(
+        ruleset, power_card, start, first, second, rule, memory):
+    (a, b), observer = _branches(ruleset, power_card, start, first, second, memory)
+    # The same places and the same public knowledge: only the public action differs.
+    assert [len(h) for h in a.table.hands] == [len(h) for h in b.table.hands]
+    for seat in range(a.num_players):
+        seen_a, seen_b = observer.observe(a, seat), observer.observe(b, seat)
+        differ = np.flatnonzero(seen_a != seen_b)
+        assert len(differ), f"seat {seat} cannot tell the two histories apart ({rule})"
+        first_event = observer.layout.pieces["event_kind"].start
+        # The events piece itself tells the histories apart (for the King and Queen pairs
+        # nothing else does; see the next test).
+        assert differ.max() >= first_event, (seat, rule)
+
+
+@pytest.mark.parametrize("pair", [0, 1, 2, 5], ids=[PAIRS[i][-1] for i in (0, 1, 2, 5)])
+def test_for_other_seats_only_the_events_piece_tells_these_pairs_apart(pair):
+    """These pairs are real tests of the events piece: every other piece is identical."""
+    ruleset, power_card, start, first, second, _ = PAIRS[pair]
+    (a, b), observer = _branches(ruleset, power_card, start, first, second, "perfect")
+    for seat in (1, 2):
+        seen_a, seen_b = observer.observe(a, seat), observer.observe(b, seat)
+        differ = np.flatnonzero(seen_a != seen_b)
+        names = {name for name, p in observer.layout.pieces.items() if any(p.start <= i < p.stop for i in differ)}
+        assert names and all(name.startswith("event") for name in names), names
+
+
+def test_event_rows_are_seat_relative_and_show_face_up_cards_only():
+    state = onefifty_game("perfect", "JH")
+    play(state, ["draw", "discard drawn", "jack: give own slot 0", "jack: take opponent +2 slot 1"])
+    observer = OneFiftyObserver(state.config)
+    for seat in range(3):
+        v = observer.layout.views(observer.observe(state, seat))
+        kinds = [state.event_kinds[k] for k in v["event_kind"].argmax(axis=1)[: int(v["event_kind"].sum())]]
+        assert kinds[:3] == ["jack", "discard", "draw"]
+        jack_row = 0
+        assert v["event_actor"][jack_row].argmax() == (0 - seat) % 3
+        places = {(int(r), int(s)) for r, s in zip(*np.nonzero(v["event_places"][jack_row]))}
+        assert places == {((0 - seat) % 3, 0), ((2 - seat) % 3, 1)}
+        # The traded cards are not face up; the discarded Jack is.
+        assert not v["event_face_up"][jack_row].any()
+        assert v["event_face_up"][1].sum() == 1 and v["event_face_up"][1].argmax() == 10 * 4 + 1  # JH
+        assert not v["event_face_up"][2].any()  # the draw: only the drawer saw it
+        assert v["events_dropped"][0] == 0
+
+
+def test_event_new_marks_what_happened_since_the_observers_previous_decision():
+    state = onefifty_game("perfect", "9C")
+    play(state, ["draw", "discard drawn", "pass"])  # player 0's turn
+    observer = OneFiftyObserver(state.config)
+    v1 = observer.layout.views(observer.observe(state, 1))  # player 1 has not decided yet: all new
+    assert v1["event_new"].sum() == v1["event_kind"].sum()
+    play(state, ["draw"])  # player 1 decides
+    v1 = observer.layout.views(observer.observe(state, 1))
+    assert v1["event_new"].tolist()[:2] == [1, 0]  # its own draw is new; player 0's discard is older
+    v0 = observer.layout.views(observer.observe(state, 0))
+    # Player 0's previous decision was its pass (no event): only player 1's draw is new to it.
+    assert v0["event_new"].tolist()[:3] == [1, 0, 0]
+
+
+def test_memory_none_shows_only_events_since_the_previous_decision():
+    state = onefifty_game("none", "9C")
+    play(state, ["draw", "discard drawn", "pass", "draw"])
+    observer = OneFiftyObserver(state.config)
+    v1 = observer.layout.views(observer.observe(state, 1))
+    assert v1["event_kind"].sum() == 1 and v1["event_new"].sum() == 1
+
+
+def test_events_that_do_not_fit_are_dropped_oldest_first_and_flagged():
+    config = OneFiftyConfig(num_players=3, recent_events=3)
+    options = {"hands": ONEFIFTY_HANDS, "draw_pile": ["9C", "9H", "9S"], "starter": 0}
+    state = OneFiftyState(config, np.random.default_rng(0), options)
+    observer = OneFiftyObserver(config)
+    play(state, ["draw", "discard drawn", "pass", "draw", "discard drawn", "pass"])
+    v2 = observer.layout.views(observer.observe(state, 2))  # 4 deal events + 4 turn events, none seen
+    assert v2["event_kind"].sum() == 3 and v2["events_dropped"][0] == 1
+    kinds = [state.event_kinds[k] for k in v2["event_kind"].argmax(axis=1)]
+    assert kinds == ["discard", "draw", "discard"]
+    play(state, ["draw"])
+    v2 = observer.layout.views(observer.observe(state, 2))
+    assert v2["events_dropped"][0] == 0 and v2["event_new"].tolist() == [1, 0, 0]
