@@ -149,7 +149,7 @@ def test_memory_none_shows_only_fresh_reveals():
 
 
 def test_options_are_validated():
-    with pytest.raises(ValueError, match="2–6"):
+    with pytest.raises(ValueError, match="from 2 to 6"):
         cut_v0.env(num_players=7)
     with pytest.raises(ValueError, match="memory"):
         cut_v0.env(memory="photographic")

@@ -53,7 +53,7 @@ def test_c01_one_52_card_deck_and_2_to_6_players():
     for n in (2, 6):
         CutConfig(num_players=n)
     for n in (1, 7):
-        with pytest.raises(ValueError, match="2–6"):
+        with pytest.raises(ValueError, match="from 2 to 6"):
             CutConfig(num_players=n)
 
 

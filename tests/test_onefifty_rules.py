@@ -54,7 +54,7 @@ def test_O01_one_52_card_deck_without_jokers(num_players):
 def test_O01_three_to_six_players_default_four():
     assert OneFiftyConfig().num_players == 4
     for n in (2, 7):
-        with pytest.raises(ValueError, match="3–6"):
+        with pytest.raises(ValueError, match="from 3 to 6"):
             OneFiftyConfig(num_players=n)
 
 

@@ -65,7 +65,12 @@ def card_name(card_type_code: int) -> str:
 
 
 def parse_card(name: str) -> int:
-    """Type code of an ASCII card name such as ``10H``, ``qs`` or ``RJ``."""
+    """Type code of an ASCII card name such as ``10H``, ``qs`` or ``RJ``.
+
+    Raises TypeError for a non-string and ValueError for a string that names no card."""
+    if not isinstance(name, str):
+        raise TypeError(f"not a card name: {name!r} ({type(name).__name__}); "
+                        "a card name is a string such as 'AS', '10H', 'KD', 'RJ', 'BJ'")
     try:
         return _TYPE_BY_NAME[name.strip().upper()]
     except KeyError:
@@ -76,6 +81,9 @@ def parse_cards(names: str | Iterable[str]) -> list[int]:
     """Type codes of a space-separated string or an iterable of card names."""
     if isinstance(names, str):
         names = names.split()
+    elif not isinstance(names, Iterable):
+        raise TypeError(f"card names must be a space-separated string or a list of names, "
+                        f"got {names!r} ({type(names).__name__})")
     return [parse_card(n) for n in names]
 
 

@@ -79,18 +79,24 @@ class CardTable:
         self.gather_and_shuffle(rng)
         pool = list(reversed(self.draw_pile))
 
-        def take(wanted: int) -> int:
+        def take(wanted: int, where: str) -> int:
+            """A physical card of type ``wanted`` out of the pool; ``where`` names the
+            scenario's place for it (``hands[1][0]``), for the error message."""
             for i, card in enumerate(pool):
                 if self.card_types[card] == wanted:
                     return pool.pop(i)
-            raise ValueError(f"cannot place {card_name(wanted)}: no copy of it is left in the deck")
+            copies = int(np.count_nonzero(self.card_types == wanted))
+            why = ("this deck has none" if copies == 0
+                   else f"the deck has {copies} and the scenario names it more often")
+            raise ValueError(f"cannot place the scenario's {where} = {card_name(wanted)!r}: "
+                             f"no copy of it is left in the deck ({why})")
 
         if len(hands) != self.num_players:
             raise ValueError(f"expected {self.num_players} hands, got {len(hands)}")
-        self.hands = [[take(t) for t in hand] for hand in hands]
-        for t in discard:
-            self.discard_face_up(take(t))
-        top = [take(t) for t in draw_top]
+        self.hands = [[take(t, f"hands[{p}][{s}]") for s, t in enumerate(hand)] for p, hand in enumerate(hands)]
+        for i, t in enumerate(discard):
+            self.discard_face_up(take(t, f"discard_pile[{i}]"))
+        top = [take(t, f"draw_pile[{i}]") for i, t in enumerate(draw_top)]
         self.draw_pile = list(reversed(top + pool))
 
     def draw(self, rng: np.random.Generator) -> int | None:

@@ -16,7 +16,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from cardenv.games.base import CardGameState, IllegalActionError
+from cardenv.core import validation
+from cardenv.games.base import SCENARIO_KEYS, CardGameState, IllegalActionError, copy_generator, layout_from_options
 
 REWARD_MODES = ("points", "outcome")
 
@@ -31,7 +32,12 @@ class CardGameEnv(AECEnv):
         reward_mode: ``"points"``: at each round end every agent receives
             ``-reward_scale * points added``; ``"outcome"``: at game end +1 for every
             winner (lowest total, ties included) and -1 for everyone else.
-        reward_scale: multiplier of the points in ``"points"`` mode.
+        reward_scale: multiplier of the points in ``"points"`` mode (a finite number > 0).
+
+    Bad options raise TypeError (wrong type) or ValueError (right type, bad value) with a
+    one-line message naming the option (see :mod:`cardenv.core.validation`); calls in the
+    wrong order (``step()`` before ``reset()`` or after every agent is done) raise
+    RuntimeError.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
@@ -48,15 +54,17 @@ class CardGameEnv(AECEnv):
         **config: Any,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        # Every option is checked before any attribute is set.
+        validation.unknown_keywords(self.metadata.get("name", type(self).__name__), config, self.option_names())
+        render_mode = validation.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        render_omniscient = validation.boolean("render_omniscient", render_omniscient)
+        reward_mode = validation.choice("reward_mode", reward_mode, REWARD_MODES)
+        reward_scale = validation.real("reward_scale", reward_scale, 0, low_inclusive=False)
+        self.config = self.config_class(**config)
         self.render_mode = render_mode
         self.render_omniscient = render_omniscient
         self.reward_mode = reward_mode
-        self.reward_scale = float(reward_scale)
-        self.config = self.config_class(**config)
+        self.reward_scale = reward_scale
         self.observer = self.observer_class(self.config)
         self.layout = self.observer.layout
         n = self.config.num_players
@@ -81,6 +89,12 @@ class CardGameEnv(AECEnv):
         self._np_random: np.random.Generator | None = None
         self.game: CardGameState | None = None
 
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """Every keyword the constructor accepts: the env's own, then the ruleset's."""
+        own = ["render_mode", "render_omniscient", "reward_mode", "reward_scale"]
+        return own + cls.config_class.option_names()
+
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
@@ -92,11 +106,26 @@ class CardGameEnv(AECEnv):
         """Start a new game.
 
         ``options`` sets up a scenario (see the ruleset's docs): ``hands``, ``draw_pile``,
-        ``discard_pile`` (card names), ``starter`` and ``scores``.
+        ``discard_pile`` (card names), ``starter`` and ``scores``. ``seed`` is None or an
+        integer >= 0. A reset that raises leaves the env exactly as it was.
         """
+        seed = validation.seed(seed)
+        config = self.config
+        # Checks what the engine cannot (bounds from the config) and warns once about
+        # unknown keys; the engine gets only the scenario keys and checks them again.
+        layout_from_options(options, config.num_players, max_hand_slots=config.max_hand_slots,
+                            target_score=config.target_score)
+        scenario = {key: options[key] for key in SCENARIO_KEYS if key in options} if options else None
+        # The new game is built on a generator of its own and committed only once it
+        # exists: an error while building it (a card the deck lacks) must not consume
+        # the env's generator nor replace the game in progress.
         if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-        self.game = self.state_class(self.config, self._np_random, options)
+            rng, _ = seeding.np_random(seed)
+        else:
+            rng = copy_generator(self._np_random)
+        game = self.state_class(self.config, rng, scenario)
+        self._np_random = rng
+        self.game = game
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -107,6 +136,7 @@ class CardGameEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_game("observe()")
         seat = self.agent_name_mapping[agent]
         state = self.game
         buffer = self._buffers[seat]
@@ -123,13 +153,32 @@ class CardGameEnv(AECEnv):
         """The omniscient global state as a float32 vector in ``state_space`` (every
         card's identity and place, who knows what, phase, scores; seats absolute) — what
         a centralised critic trains on, never an agent's input at play time."""
+        self._require_game("state()")
         return self.observer.encode_state(self.game)
 
     def state_pieces(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Named, reshaped views of a ``state()`` vector (see the docs' table)."""
         return self.observer.state_layout.views(vector)
 
+    def _require_game(self, call: str) -> None:
+        """Raise RuntimeError unless a reset() has succeeded."""
+        if self.game is None:
+            raise RuntimeError(f"{call} needs a game: call reset() first")
+
+    def _require_agents(self, call: str) -> None:
+        """Raise RuntimeError unless a game is on and an agent is still to be stepped."""
+        self._require_game(call)
+        if not self.agents:
+            # PettingZoo's dead-step protocol has removed every agent: agent_selection
+            # still names the last one, whose entries are gone.
+            raise RuntimeError(f"{call}: the game is over and every agent is done; call reset() to play again")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._require_agents("last()")
+        return super().last(observe)
+
     def step(self, action: int | None) -> None:
+        self._require_agents("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -137,6 +186,7 @@ class CardGameEnv(AECEnv):
         state = self.game
         if action is None:
             raise IllegalActionError(f"{agent} must act: None is only for agents that are done")
+        action = self.action_id_of(action)
         self._cumulative_rewards[agent] = 0.0
         rounds_before = len(state.round_results)
         state.apply(action)
@@ -159,6 +209,17 @@ class CardGameEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def action_id_of(self, action: Any) -> int:
+        """``action`` as an ``int`` id; a non-integer is a TypeError (an id out of range
+        or illegal is left to the engine's IllegalActionError, which lists the legal ids)."""
+        if validation.is_integer(action):
+            return int(action)
+        hint = ""
+        if isinstance(action, str) and action in self.action_names:
+            hint = f"; to act by name use env.unwrapped.action_from_name({action!r})"
+        raise TypeError(f"action must be an integer action id (Python or numpy integer), "
+                        f"got {validation.show(action)}{hint}")
+
     # --- names, layout, rendering ------------------------------------------------------
     @property
     def action_names(self) -> list[str]:
@@ -177,6 +238,7 @@ class CardGameEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        self._require_game("render()")
         viewer = None if self.render_omniscient else self.agent_name_mapping[self.agent_selection]
         text = self.game.render_text(viewer, self.config.memory)
         if self.render_mode == "human":
@@ -188,12 +250,57 @@ class CardGameEnv(AECEnv):
         pass
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcer with two changes: a reset() that raises does not
+    count as a reset (PettingZoo's marks the env as reset before trying, so a later
+    step() would fail with an AttributeError deep inside), and once every agent is done
+    step() and last() raise the raw env's RuntimeError (PettingZoo's step() only logs a
+    warning and does nothing; its last() fails with a KeyError)."""
+
+    def step(self, action: Any) -> None:
+        if self._has_reset:
+            self.unwrapped._require_agents("step()")
+        super().step(action)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        had_reset = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except BaseException:
+            self._has_reset = had_reset
+            raise
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self.unwrapped._require_agents("last()")
+        return super().last(observe)
+
+    def __str__(self) -> str:
+        # PettingZoo's prints just the env's name only for its own class, not a subclass.
+        return str(self.env)
+
+
+class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's bounds check, with a message that names the bad action: a
+    non-integer is the raw env's TypeError, an id out of range an AssertionError (the
+    classic wrappers' convention) saying which ids exist."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        done = self.terminations.get(agent, False) or self.truncations.get(agent, False)
+        if action is not None or not done:
+            action = self.unwrapped.action_id_of(action)
+            num_actions = self.action_space(agent).n
+            if not 0 <= action < num_actions:
+                raise AssertionError(f"action {action} is out of range: action ids are 0 to {num_actions - 1}")
+        super().step(action)
+
+
 def wrap(raw: CardGameEnv) -> AECEnv:
     """The PettingZoo classic wrappers: an illegal action ends the game with -1 for the
     player who made it; out-of-range actions raise; the AEC call order is enforced."""
     env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    env = AssertOutOfBoundsWrapper(env)
+    return OrderEnforcingWrapper(env)
 
 
 def make_env_constructor(raw_class: type[CardGameEnv]) -> Callable[..., AECEnv]:

@@ -9,22 +9,26 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from functools import partial
+from typing import Any, ClassVar
 
 import numpy as np
 
+from cardenv.core import validation
 from cardenv.core.actions import ActionTable
-from cardenv.core.cards import card_name
+from cardenv.core.cards import card_name, parse_card
 from cardenv.core.events import PUBLIC, Event
-from cardenv.core.knowledge import check_memory_model
+from cardenv.core.knowledge import MEMORY_MODELS
 from cardenv.core.scoring import lowest, shared_ranks
 from cardenv.core.table import CardTable
 
 
 INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below
 PEEKED_SLOTS = (2, 3)  # the bottom row, which each player sees at the start of a round
+MAX_HAND_SLOTS_LIMIT = 64  # the largest max_hand_slots accepted
+MAX_RECENT_EVENTS = 256  # the largest recent_events accepted
 
 
 def copy_generator(rng: np.random.Generator) -> np.random.Generator:
@@ -51,7 +55,13 @@ class RoundResult:
 @dataclass(frozen=True)
 class RoundGameConfig:
     """Options every slot-and-pile ruleset has; a ruleset's config subclasses it, sets
-    ``min_players``/``max_players`` and may change the defaults."""
+    ``min_players``/``max_players`` and may change the defaults.
+
+    Every field is validated and normalised (numpy integers to ``int`` and so on) when a
+    config is made, by the checks of :meth:`option_checks`. A subclass that adds a field
+    declares it with its type; a ``bool``, ``int`` or ``float`` field is then checked
+    from its annotation alone, and ``option_checks`` adds bounds or choices.
+    """
 
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
@@ -64,16 +74,56 @@ class RoundGameConfig:
     max_rounds: int | None = 100
     recent_events: int = 16
 
+    @classmethod
+    def option_checks(cls) -> dict[str, Callable[[str, Any], Any]]:
+        """Per field: a check ``(name, value) -> normalised value`` that raises TypeError
+        or ValueError (see :mod:`cardenv.core.validation`). A subclass extends the dict
+        of ``super().option_checks()``; fields missing here are checked by annotation."""
+        return {
+            "num_players": partial(validation.integer, low=cls.min_players, high=cls.max_players),
+            "target_score": partial(validation.integer, low=1),
+            "max_turns_per_round": partial(validation.integer, low=1),
+            "memory": partial(validation.choice, options=MEMORY_MODELS),
+            # A Match or a penalty must be able to add a slot to the initial grid; the
+            # upper bound keeps the action table and the observation a sane size.
+            "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
+            "max_rounds": partial(validation.optional_integer, low=1),
+            "recent_events": partial(validation.integer, low=0, high=MAX_RECENT_EVENTS),
+        }
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The keyword arguments a config accepts, in declaration order."""
+        return [f.name for f in fields(cls)]
+
     def __post_init__(self):
-        if not self.min_players <= self.num_players <= self.max_players:
-            raise ValueError(f"this game is for {self.min_players}–{self.max_players} players, got {self.num_players}")
-        if self.target_score < 1 or self.max_turns_per_round < 1:
-            raise ValueError("target_score and max_turns_per_round must be positive")
-        if self.max_hand_slots < INITIAL_SLOTS + 1:
-            raise ValueError(f"max_hand_slots must be at least {INITIAL_SLOTS + 1}")
-        if self.max_rounds is not None and self.max_rounds < 1:
-            raise ValueError("max_rounds must be positive or None")
-        check_memory_model(self.memory)
+        checks = self.option_checks()
+        for option in fields(self):
+            check = checks.get(option.name) or _check_by_annotation(type(self), option)
+            # Frozen: the normalised value replaces the given one through object.__setattr__.
+            object.__setattr__(self, option.name, check(option.name, getattr(self, option.name)))
+
+
+# Fields without an entry in option_checks() are checked by their annotation (a string,
+# since the ruleset modules use ``from __future__ import annotations``).
+_CHECKS_BY_ANNOTATION: dict[str, Callable[[str, Any], Any]] = {
+    "int": validation.integer,
+    "bool": validation.boolean,
+    "float": validation.real,
+    "int | None": validation.optional_integer,
+}
+
+
+def _check_by_annotation(config_class: type, option) -> Callable[[str, Any], Any]:
+    annotation = option.type if isinstance(option.type, str) else getattr(option.type, "__name__", str(option.type))
+    try:
+        return _CHECKS_BY_ANNOTATION[annotation]
+    except KeyError:
+        # A programming error in a ruleset, not a user's bad value.
+        raise TypeError(
+            f"{config_class.__name__}.{option.name} is annotated {annotation!r}, which has no default check; "
+            f"add one to {config_class.__name__}.option_checks()"
+        ) from None
 
 
 class CardGameState:
@@ -170,6 +220,16 @@ class CardGameState:
         return self.action_table.from_name(name)
 
     # --- rounds and turns ----------------------------------------------------------------
+    def _scenario(self, options: dict | None) -> dict | None:
+        """Check and parse the scenario of ``reset(options=...)`` against this config,
+        take its starting scores, and return the layout of the first round."""
+        config = self.config
+        layout = layout_from_options(options, self.num_players, max_hand_slots=config.max_hand_slots,
+                                     target_score=config.target_score)
+        if layout and "scores" in layout:
+            self.scores = list(layout["scores"])
+        return layout
+
     def _deal_round(self, layout: dict | None) -> None:
         """Deal a round (or lay out the scenario) and let every player see their own
         bottom row; reset the turn bookkeeping."""
@@ -404,41 +464,77 @@ class CardGameState:
         return []
 
 
-def layout_from_options(options: dict | None, num_players: int) -> dict | None:
-    """Parse the scenario keys of ``reset(options=...)`` into card types.
+SCENARIO_KEYS = ("hands", "draw_pile", "discard_pile", "starter", "scores")
+"""The keys of ``reset(options=...)`` that set up a scenario."""
+
+
+def layout_from_options(
+    options: Mapping | None,
+    num_players: int,
+    *,
+    max_hand_slots: int | None = None,
+    target_score: int | None = None,
+) -> dict | None:
+    """Check the scenario keys of ``reset(options=...)`` and parse them into card types.
 
     Keys: ``hands`` (one list of card names per player, slot by slot), ``draw_pile``
     (the top of the draw pile, top card first), ``discard_pile`` (bottom first),
-    ``starter`` (seat) and ``scores`` (cumulative totals to start from).
+    ``starter`` (seat) and ``scores`` (cumulative totals to start from, one per player).
+    Unknown keys only warn (Gymnasium's convention). With ``max_hand_slots`` a hand may
+    hold at most that many cards; with ``target_score`` a score must be below it (a
+    total at the target would already have ended the game). Raises TypeError or
+    ValueError as :mod:`cardenv.core.validation` describes.
     """
-    from cardenv.core.cards import parse_cards
-
+    options = validation.mapping("options", options)
     if not options:
         return None
-    known = {"hands", "draw_pile", "discard_pile", "starter", "scores"}
-    unknown = set(options) - known
+    unknown = [key for key in options if key not in SCENARIO_KEYS]
     if unknown:
         # Gymnasium's convention (and PettingZoo's api_test) is to tolerate extra keys.
-        warnings.warn(f"ignoring unknown reset options {sorted(unknown)}; scenario keys are {sorted(known)}",
-                      stacklevel=3)
+        # Keys are shown by repr: they need not be strings.
+        warnings.warn(f"ignoring unknown reset options {', '.join(map(repr, unknown))}; "
+                      f"scenario keys are {', '.join(SCENARIO_KEYS)}", stacklevel=3)
     layout: dict = {}
     if "hands" in options:
-        hands: Sequence = options["hands"]
-        if len(hands) != num_players:
-            raise ValueError(f"'hands' needs one list per player ({num_players}), got {len(hands)}")
-        layout["hands"] = [parse_cards(h) for h in hands]
-        layout["draw_pile"] = parse_cards(options.get("draw_pile", []))
-        layout["discard_pile"] = parse_cards(options.get("discard_pile", []))
-    elif "draw_pile" in options or "discard_pile" in options:
-        raise ValueError("'draw_pile' and 'discard_pile' need 'hands' too")
+        hands = validation.sequence("hands", options["hands"], "hands (lists of card names), one per player",
+                                    num_players)
+        layout["hands"] = [_scenario_cards(f"hands[{p}]", hand) for p, hand in enumerate(hands)]
+        if max_hand_slots is not None:
+            for p, hand in enumerate(hands):
+                if len(hand) > max_hand_slots:
+                    raise ValueError(f"hands[{p}] may hold at most max_hand_slots={max_hand_slots} cards, "
+                                     f"got {len(hand)}: {validation.show(hand)}")
+        layout["draw_pile"] = _scenario_cards("draw_pile", options.get("draw_pile", []))
+        layout["discard_pile"] = _scenario_cards("discard_pile", options.get("discard_pile", []))
+    else:
+        for pile in ("draw_pile", "discard_pile"):
+            if pile in options:
+                raise ValueError(f"{pile} needs hands as well (a scenario lays out the whole table), "
+                                 f"got {pile}={validation.show(options[pile])} without hands")
     if "starter" in options:
-        starter = int(options["starter"])
-        if not 0 <= starter < num_players:
-            raise ValueError(f"starter {starter} is not a seat of {num_players} players")
-        layout["starter"] = starter
+        layout["starter"] = validation.integer("starter", options["starter"], 0, num_players - 1,
+                                               accepted=f"a seat, an integer from 0 to {num_players - 1}")
     if "scores" in options:
-        scores = [int(s) for s in options["scores"]]
-        if len(scores) != num_players:
-            raise ValueError(f"'scores' needs {num_players} totals")
-        layout["scores"] = scores
+        scores = validation.sequence("scores", options["scores"], "integer totals, one per player", num_players)
+        high = None if target_score is None else target_score - 1
+        accepted = ("an integer of at least 0" if high is None
+                    else f"an integer from 0 to {high} (below target_score={target_score})")
+        layout["scores"] = [validation.integer(f"scores[{p}]", score, 0, high, accepted=accepted)
+                            for p, score in enumerate(scores)]
     return layout
+
+
+def _scenario_cards(name: str, value: Any) -> list[int]:
+    """Card types of a scenario's list of card names; ``name`` says where it is."""
+    cards = validation.sequence(name, value, "card names")
+    types = []
+    for i, card in enumerate(cards):
+        if not isinstance(card, str):
+            raise TypeError(f"{name}[{i}] must be a card name such as 'AS', '10H' or 'RJ', "
+                            f"got {validation.show(card)}")
+        try:
+            types.append(parse_card(card))
+        except ValueError:
+            raise ValueError(f"{name}[{i}] must be a card name such as 'AS', '10H' or 'RJ', "
+                             f"got {validation.show(card)}") from None
+    return types

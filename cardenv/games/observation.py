@@ -15,7 +15,9 @@ global state seats are absolute: row k is ``player_k``.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from enum import IntEnum
+from operator import attrgetter
 
 import numpy as np
 
@@ -24,6 +26,8 @@ from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState
 
+
+_event_clock = attrgetter("clock")
 
 DRAW_PILE_LOOKAHEAD = 4
 """How many of the next draw-pile cards the global state shows, in order."""
@@ -51,6 +55,8 @@ class TableObserver:
         self.copies = copies_per_type(self.deck)[: self.num_types]
         self.max_card_points = int(self.points[: self.num_types].max())
         self.kind_index = {kind: i for i, kind in enumerate(self.event_kinds)}
+        # A face-up card adds 1 / (its copies in the deck) to its event row's type entry.
+        self._face_up_weight = np.tile(1.0 / self.copies, config.recent_events).astype(np.float32)
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
@@ -248,40 +254,37 @@ class TableObserver:
 
     def _fill_events(self, state: CardGameState, observer: int, v: dict[str, np.ndarray]) -> None:
         """The most recent public events into the ``event_*`` rows, newest first. Only
-        what everyone saw goes in: kinds, actors, places, and cards shown face up."""
-        capacity = self.config.recent_events
-        n = self.config.num_players
-        since = state.table.knowledge.decided_at[observer]
-        only_new = self.config.memory == "none"  # older events are the agent's to remember
-        kind_rows, kinds, actor_rows, actors = [], [], [], []
-        place_rows, place_seats, place_slots, face_rows, face_types = [], [], [], [], []
-        row = 0
-        new = 0
-        for event in reversed(state.events):
-            is_new = event.clock >= since
-            if not is_new and (only_new or row == capacity):
-                break
-            new += is_new
-            if row == capacity:
-                continue  # still counting the new events that did not fit
-            kind_rows.append(row)
-            kinds.append(self.kind_index[event.kind])
+        what everyone saw goes in: kinds, actors, places, and cards shown face up.
+
+        Written as flat indices into the buffer: one fancy write for every 1 and one
+        accumulation for the face-up counts (per-event slicing costs more than this)."""
+        config = self.config
+        capacity, n, num_slots = config.recent_events, config.num_players, config.max_hand_slots
+        events = state.events
+        # Events are in clock order: the new ones are a suffix.
+        first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
+        new = len(events) - first_new
+        oldest = first_new if config.memory == "none" else 0  # older events are the agent's to remember
+        recent = events[max(oldest, len(events) - capacity):]
+        if not recent:
+            return
+        pieces = self.layout.pieces
+        kind_at, actor_at = pieces["event_kind"].start, pieces["event_actor"].start
+        places_at, face_at = pieces["event_places"].start, pieces["event_face_up"].start
+        num_kinds, num_types, kind_index = len(self.event_kinds), self.num_types, self.kind_index
+        ones, face_up = [], []
+        for row, event in enumerate(reversed(recent)):
+            ones.append(kind_at + row * num_kinds + kind_index[event.kind])
             if event.player >= 0:
-                actor_rows.append(row)
-                actors.append((event.player - observer) % n)
+                ones.append(actor_at + row * n + (event.player - observer) % n)
             for seat, slot in event.places:
-                place_rows.append(row)
-                place_seats.append((seat - observer) % n)
-                place_slots.append(slot)
-            if event.face_up_types:
-                face_rows.extend([row] * len(event.face_up_types))
-                face_types.extend(event.face_up_types)
-            row += 1
-        v["event_kind"][kind_rows, kinds] = 1
-        v["event_actor"][actor_rows, actors] = 1
-        v["event_places"][place_rows, place_seats, place_slots] = 1
-        np.add.at(v["event_face_up"], (np.asarray(face_rows, dtype=np.intp), np.asarray(face_types, dtype=np.intp)), 1)
-        v["event_face_up"] /= self.copies
+                ones.append(places_at + (row * n + (seat - observer) % n) * num_slots + slot)
+            for card_type in event.face_up_types:
+                face_up.append(face_at + row * num_types + card_type)
+        buffer = self._buffer
+        buffer[ones] = 1
+        if face_up:
+            np.add.at(buffer, face_up, self._face_up_weight[np.asarray(face_up) - face_at])
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
 

@@ -41,7 +41,7 @@ from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, RANK_OF, points_ta
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, layout_from_options
+from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult
 
 CALLER_PENALTY = 10  # C-16
 FIVE = RANK_NAMES.index("5")
@@ -140,10 +140,7 @@ class CutState(CardGameState):
         super().__init__(config, standard_deck(), rng)
         self._reset_round_fields()
         self.starter = 0
-        layout = layout_from_options(options, self.num_players)
-        if layout and "scores" in layout:
-            self.scores = list(layout["scores"])
-        self._start_round(layout)
+        self._start_round(self._scenario(options))
 
     def _reset_round_fields(self) -> None:
         self.phase = Phase.TURN

@@ -20,7 +20,7 @@ from cardenv.core.events import PUBLIC
 from cardenv.core.cards import JACK, KING, QUEEN, RANK_OF, TEN, IS_RED, points_table, standard_deck
 from cardenv.core.scoring import first_clockwise_after, lowest
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, layout_from_options
+from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult
 
 def _points(card_type: int) -> int:
     """O-02: A = 1, 2–9 face value, red 10 = 0, black 10 = 10, J/Q/K = 20."""
@@ -94,10 +94,7 @@ class OneFiftyState(CardGameState):
         self.starter = 0
         self.selected: list[int] = []
         self.jack_slot = -1
-        layout = layout_from_options(options, self.num_players)
-        if layout and "scores" in layout:
-            self.scores = list(layout["scores"])
-        self._start_round(layout)
+        self._start_round(self._scenario(options))
 
     game_name = "onefifty_v0"
 

@@ -1,0 +1,129 @@
+"""Visibility oracles for :func:`cardenv.testing.check_leak_pairs`, one per ruleset.
+
+Each oracle says which physical cards a seat may know, written from the ruleset's rules
+text (``docs/<ruleset>.md``, rule ids in the comments) and the cards' places only. It
+never reads ``table.knowledge``: it is the independent witness against which the
+engine's knowledge table, observations and masks are checked. When in doubt an oracle
+says "visible" (a comparison then ends earlier); saying "hidden" for a card the seat
+legitimately saw would be a false alarm.
+
+They live in the package, next to :mod:`cardenv.testing`, so that every ruleset's tests
+(and a new ruleset's, which adds its oracle here) import them the same way. They import
+no engine: they use action kinds, slots and offsets from the action table, places and a
+few public fields of the state (the slots selected for a match, the pending attempts).
+"""
+
+from __future__ import annotations
+
+from cardenv.core.table import EMPTY
+from cardenv.games.base import PEEKED_SLOTS, CardGameState
+from cardenv.testing import VisibilityOracle, occupied_cards
+
+
+def _actor_and_spec(before: CardGameState, action: int):
+    return before.current_player, before.action_table.specs[action]
+
+
+def _target(before: CardGameState, actor: int, offset: int) -> int:
+    """The seat ``offset`` seats clockwise from ``actor`` (action tables name opponents so)."""
+    return (actor + offset) % before.num_players
+
+
+class OneFiftyOracle(VisibilityOracle):
+    """What a seat of "150" may know (docs/onefifty.md)."""
+
+    def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
+        return occupied_cards(state, seat, PEEKED_SLOTS)  # O-05: own slots 2 and 3
+
+    def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
+        actor, spec = _actor_and_spec(before, action)
+        if spec.kind == "match_confirm":
+            # O-07: the selected cards go face up on a match and are shown to everyone on
+            # a failed one; the penalty card is seen by nobody.
+            return occupied_cards(before, actor, before.selected)
+        if actor != seat:
+            return set()  # others' draws, peeks and trades show the seat no identity
+        if spec.kind == "queen_peek":  # O-12
+            return occupied_cards(before, seat, [spec.slot])
+        if spec.kind == "jack_target":  # O-11: the trader sees the card received
+            return occupied_cards(before, _target(before, seat, spec.offset), [spec.slot])
+        # A drawn card (held, O-08/O-13) and the discard pile are the base class's; a
+        # swap puts a card the seat held (seen) into its slot; a take, a face-up one.
+        return set()
+
+
+class CutOracle(VisibilityOracle):
+    """What a seat of "Cut!" may know (docs/cut.md)."""
+
+    WINDOW_DECISIONS = ("pass", "match", "call_out")
+    CLAIMS = ("match", "call_out")
+
+    def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
+        return occupied_cards(state, seat, PEEKED_SLOTS)  # C-03: own slots 2 and 3
+
+    def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
+        actor, spec = _actor_and_spec(before, action)
+        seen: set[int] = set()
+        if self._resolves_attempts(before, spec.kind):
+            # C-09: a successful claim puts the card face up (the base class's discard
+            # pile); a failed one shows the claimed card to everyone and leaves it in its
+            # slot; a late one (the claimed card has left its slot) shows nothing. So a
+            # claim resolved by this action showed its card exactly when that card is
+            # still in the claimed slot afterwards. Penalty cards and the card a give
+            # moves are seen by nobody.
+            for owner, slot, claimed in self._resolved_claims(before, action, after):
+                if claimed != EMPTY and after.table.hands[owner][slot] == claimed:
+                    seen.add(claimed)
+        if actor != seat:
+            return seen  # others' draws, looks and swaps show the seat no identity
+        if spec.kind == "peek_own":  # C-10: the 5
+            seen |= occupied_cards(before, seat, [spec.slot])
+        elif spec.kind == "peek_other":  # C-10: the 6
+            seen |= occupied_cards(before, _target(before, seat, spec.offset), [spec.slot])
+        elif spec.kind == "king_target":  # C-10: the King's looker sees both cards
+            seen |= occupied_cards(before, seat, [before.power_own_slot])
+            seen |= occupied_cards(before, _target(before, seat, spec.offset), [spec.slot])
+        # The Queen's swap is blind; a give moves a card without showing it (C-09).
+        return seen
+
+    def _resolves_attempts(self, before: CardGameState, kind: str) -> bool:
+        """Whether the action may resolve attempts: the last decision of a window (C-08),
+        or a successful caller's give, after which the pending attempts resolve (C-09)."""
+        if kind == "give":
+            return True
+        window = before.reaction_window
+        if kind not in self.WINDOW_DECISIONS or window is None or window.is_complete:
+            return False
+        return window.players.index(window.current_player) == len(window.players) - 1
+
+    def _resolved_claims(self, before: CardGameState, action: int,
+                         after: CardGameState) -> list[tuple[int, int, int]]:
+        """(owner, slot, card claimed) of every claim this action resolves: on the last
+        decision, every attempt of the window; on a give, those pending since the
+        resolution paused for it (C-09); less those still pending afterwards."""
+        window = before.reaction_window
+        if window is not None and not window.is_complete:
+            recorded = window.attempts() + [(before.current_player, action)]
+        else:
+            recorded = list(before.pending_attempts)
+        still_pending = {self._player_and_action(entry) for entry in after.pending_attempts}
+        claims = []
+        for entry in recorded:
+            player, claim = self._player_and_action(entry)
+            spec = before.action_table.specs[claim]
+            if (player, claim) in still_pending or spec.kind not in self.CLAIMS:
+                continue
+            owner = player if spec.kind == "match" else _target(before, player, spec.offset)
+            # The card the claim named: recorded with the decision when the engine keeps
+            # it, else the card in the slot now (nothing moves while decisions are made).
+            decision = entry[1]
+            claimed = decision[1] if isinstance(decision, tuple) else before.table.hands[owner][spec.slot]
+            claims.append((owner, spec.slot, claimed))
+        return claims
+
+    @staticmethod
+    def _player_and_action(entry) -> tuple[int, int]:
+        """(player, action id) of a recorded attempt, recorded as (player, action id) or
+        (player, (action id, details))."""
+        player, decision = entry
+        return player, decision[0] if isinstance(decision, tuple) else decision

@@ -1,0 +1,316 @@
+"""The leak check that does not trust the engine (``cardenv.testing.check_leak_pairs``):
+pairs of stacked-deck games that differ only in what a seat cannot know (by the rules
+text, through the oracles of ``cardenv.testing_oracles``) must look the same to that
+seat, observation and mask, step by step.
+
+The first tests run it on both rulesets, every seat, both memory models, 3 and 4
+players, and assert that it compared enough (inside Cut!'s match windows too). The
+planted-leak tests then patch the engines and observers with the leaks this check exists
+for, several of which the resampling check (``check_no_leak``) cannot see because it
+trusts the engine's knowledge table, and require each to be caught with the same
+settings.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from cardenv.core.cards import RANK_OF
+from cardenv.core.reaction import PASS
+from cardenv.games.base import CardGameState
+from cardenv.games.cut import CutConfig, CutObserver, CutState
+from cardenv.games.cut import Phase as CutPhase
+from cardenv.games.observation import TableObserver
+from cardenv.games.onefifty import OneFiftyConfig, OneFiftyObserver, OneFiftyState
+from cardenv.games.onefifty import Phase as OneFiftyPhase
+from cardenv.testing import LeakPairStats, check_leak_pairs
+from cardenv.testing_oracles import CutOracle, OneFiftyOracle
+
+RULESETS = {
+    "onefifty_v0": (OneFiftyConfig, OneFiftyState, OneFiftyObserver, OneFiftyOracle),
+    "cut_v0": (CutConfig, CutState, CutObserver, CutOracle),
+}
+
+# The settings of every run below, the planted-leak tests included.
+PAIRS = 20
+DECISION_PAIRS = 10  # Cut! only: 150 has no reaction windows
+ROUND_ENDING_KINDS = ("call", "cut")
+
+
+def rarely_ending(state: CardGameState, rng: np.random.Generator) -> int:
+    """Uniform random legal play, except that calling the end of the round (END, Cut!)
+    is played only a tenth as often, so that rounds last long enough to compare much."""
+    legal = state.legal_actions()
+    specs = state.action_table.specs
+    going_on = [a for a in legal if specs[a].kind not in ROUND_ENDING_KINDS]
+    if going_on and rng.random() < 0.9:
+        legal = going_on
+    return legal[int(rng.integers(len(legal)))]
+
+
+def leak_pairs(ruleset: str, num_players: int, memory: str, seat: int, seed: int, scale: int = 1) -> LeakPairStats:
+    """``check_leak_pairs`` for one seat of one configuration, with this file's settings."""
+    config_class, state_class, observer_class, oracle_class = RULESETS[ruleset]
+    config = config_class(num_players=num_players, memory=memory)
+
+    def new_state(options: dict, engine_seed: int) -> CardGameState:
+        return state_class(config, np.random.default_rng(engine_seed), options)
+
+    has_windows = ruleset == "cut_v0"
+    return check_leak_pairs(new_state, observer_class(config), oracle_class(), seat, np.random.default_rng(seed),
+                            pairs=PAIRS * scale, decision_pairs=DECISION_PAIRS * scale if has_windows else 0,
+                            choose=rarely_ending)
+
+
+def every_seat(ruleset: str, num_players: int, memory: str, seed: int, scale: int = 1) -> LeakPairStats:
+    total = LeakPairStats()
+    for seat in range(num_players):
+        total += leak_pairs(ruleset, num_players, memory, seat, seed * 100 + seat, scale)
+    return total
+
+
+def assert_compared_enough(ruleset: str, num_players: int, stats: LeakPairStats, scale: int = 1) -> None:
+    """A check that compared nothing cannot fail: require real comparisons."""
+    seats = num_players * scale
+    assert stats.identity_pairs == PAIRS * seats
+    assert stats.compared_steps >= 12 * PAIRS * seats, stats
+    assert stats.compared_masks >= 2 * PAIRS * seats, stats
+    assert stats.ended["seat may know a differing card"] >= PAIRS * seats // 5, stats
+    if ruleset == "cut_v0":
+        assert stats.decision_pairs >= 0.8 * DECISION_PAIRS * seats, stats
+        assert stats.window_steps >= 5 * PAIRS * seats, stats
+        assert stats.ended["window complete"] >= 0.8 * DECISION_PAIRS * seats, stats
+
+
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+@pytest.mark.parametrize("num_players", [3, 4])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_no_leak_between_pairs_of_games(ruleset, num_players, memory):
+    start = time.perf_counter()
+    stats = every_seat(ruleset, num_players, memory, seed=num_players)
+    assert_compared_enough(ruleset, num_players, stats)
+    print(f"\nleak pairs {ruleset} {num_players}p/{memory}: {stats.compared_steps} steps compared "
+          f"({stats.compared_masks} masks, {stats.window_steps} in windows) in {time.perf_counter() - start:.1f}s; "
+          f"ended {dict(stats.ended)}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset, num_players",
+                         [("cut_v0", 2)] + [(ruleset, n) for ruleset in sorted(RULESETS) for n in (4, 5, 6)])
+def test_no_leak_between_pairs_of_games_deeper(ruleset, num_players):
+    for memory in ("perfect", "none"):
+        stats = every_seat(ruleset, num_players, memory, seed=1000 + num_players, scale=2)
+        assert_compared_enough(ruleset, num_players, stats, scale=2)
+
+
+def test_the_games_of_a_pair_differ_only_where_the_seat_cannot_see():
+    """Both games hold the same cards; they differ somewhere, and never in the seat's
+    bottom row (C-03) or on the discard pile."""
+    config = CutConfig(num_players=3)
+    seat = 1
+    laid_out = []
+
+    def new_state(options: dict, seed: int) -> CardGameState:
+        state = CutState(config, np.random.default_rng(seed), options)
+        table = state.table
+        laid_out.append(([[state.card_name(c) for c in hand] for hand in table.hands],
+                         [state.card_name(c) for c in table.draw_pile],
+                         [state.card_name(c) for c in table.discard_pile]))
+        return state
+
+    stats = check_leak_pairs(new_state, CutObserver(config), CutOracle(), seat, np.random.default_rng(5),
+                             pairs=12, decision_pairs=0)
+    assert stats.identity_pairs == 12 and stats.compared_steps >= 12
+    pairs = list(zip(laid_out[1::2], laid_out[2::2]))  # laid_out[0] is the probe the deck is read from
+    assert len(pairs) == 12
+    for (hands_a, draw_a, discard_a), (hands_b, draw_b, discard_b) in pairs:
+        assert (hands_a, draw_a) != (hands_b, draw_b)
+        all_cards_a, all_cards_b = draw_a + sum(hands_a, []), draw_b + sum(hands_b, [])
+        assert sorted(all_cards_a) == sorted(all_cards_b)
+        assert hands_a[seat][2:4] == hands_b[seat][2:4]
+        assert discard_a == discard_b
+        assert [len(hand) for hand in hands_a] == [len(hand) for hand in hands_b]
+
+
+# --- the oracles, on positions from the rules text ---------------------------------------
+def test_onefifty_oracle_failed_match_shows_the_cards_but_not_the_penalty_card():
+    """O-07: a failed match shows the selected cards to everyone; the penalty card is
+    seen by nobody. O-05: a seat starts knowing its bottom row and the discard pile."""
+    state = OneFiftyState(OneFiftyConfig(num_players=3), np.random.default_rng(0),
+                          {"hands": [["KS", "9D", "AH", "2C"], ["5S", "QH", "10D", "7C"], ["3D", "3C", "8H", "JD"]],
+                           "draw_pile": ["QC"], "discard_pile": ["4H"], "starter": 0})
+    oracle = OneFiftyOracle()
+    hands = state.table.hands
+    assert oracle.initially_visible(state, 1) == {hands[1][2], hands[1][3], state.table.top_discard}
+    for name in ("match select slot 0", "match select slot 1"):
+        state.apply(state.action_from_name(name))
+    before = state.clone()
+    action = state.action_from_name("match confirm")
+    state.apply(action)
+    penalty = state.table.hands[0][4]
+    assert state.card_name(penalty) == "QC"
+    seen_by_1 = oracle.newly_visible(before, action, state, 1)
+    assert {hands[0][0], hands[0][1]} <= seen_by_1 and penalty not in seen_by_1
+    assert penalty not in oracle.newly_visible(before, action, state, 0)
+
+
+def test_cut_oracle_shows_claimed_cards_only_when_the_window_resolves():
+    """C-08: decisions stay hidden until everyone decided; C-09: then a failed claim shows
+    the claimed card to everyone, and the claimant's penalty card is seen by nobody."""
+    state = CutState(CutConfig(num_players=2), np.random.default_rng(0),
+                     {"hands": [["7S", "2H", "3H", "4H"], ["7H", "8C", "9C", "10C"]], "draw_pile": ["7D", "KC"],
+                      "starter": 0})
+    oracle = CutOracle()
+    for name in ("draw", "discard drawn"):
+        state.apply(state.action_from_name(name))
+    steps = []
+    for name in ("match own slot 1", "match own slot 1"):  # 2H and 8C: both wrong
+        before = state.clone()
+        action = state.action_from_name(name)
+        state.apply(action)
+        steps.append(oracle.newly_visible(before, action, state, 0) - set(state.table.discard_pile))
+    claimed_by_0, claimed_by_1 = before.table.hands[0][1], before.table.hands[1][1]
+    assert steps[0] == set(), "a pending claim shows nothing"
+    assert {claimed_by_0, claimed_by_1} <= steps[1]
+    penalties = {state.table.hands[p][4] for p in range(2)}
+    assert not penalties & steps[1]
+
+
+def test_cut_oracle_late_claim_shows_nothing():
+    """C-09: a claim whose card has left its slot before it resolves is late and shows
+    nothing: here player_2 claims player_0's 3H, but player_0's successful call-out
+    resolves first and player_0 gives that very 3H away."""
+    oracle = CutOracle()
+    for seed in range(40):  # the resolution order is random: find a seed with the call-out first
+        state = CutState(CutConfig(num_players=3), np.random.default_rng(seed),
+                         {"hands": [["2S", "2H", "3H", "4H"], ["7H", "8C", "9C", "10C"], ["AS", "AH", "AD", "AC"]],
+                          "draw_pile": ["7D"], "starter": 0})
+        for name in ("draw", "discard drawn", "call out opponent +1 slot 0", "pass", "call out opponent +1 slot 2"):
+            state.apply(state.action_from_name(name))
+        if state.phase == CutPhase.GIVE:
+            break
+    else:
+        pytest.fail("no seed resolved the call-out first")
+    three_of_hearts = state.table.hands[0][2]
+    before = state.clone()
+    give = state.action_from_name("give own slot 2")
+    state.apply(give)
+    assert state.table.hands[1][0] == three_of_hearts  # moved to the called-out slot
+    for seat in range(3):
+        assert three_of_hearts not in oracle.newly_visible(before, give, state, seat)
+
+
+# --- planted leaks: each must be caught with the settings above ---------------------------
+def assert_caught(ruleset: str, num_players: int = 4, memory: str = "perfect") -> str:
+    """Run the check as the tests above do (every seat, in turn) and return the leak report."""
+    with pytest.raises(AssertionError, match="LEAK") as caught:
+        every_seat(ruleset, num_players, memory, seed=num_players)
+    return str(caught.value)
+
+
+def observer_class(ruleset: str) -> type[TableObserver]:
+    return RULESETS[ruleset][2]
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_planted_leak_next_draw_pile_card_in_the_observation_is_caught(ruleset, monkeypatch):
+    cls = observer_class(ruleset)
+
+    def fill_with_next_card(self, state, observer):
+        TableObserver._fill(self, state, observer)
+        if state.table.draw_pile:  # the rank of the next card, as a debugging hint might
+            self._views["draw_pile_size"][0] += RANK_OF[state.table.card_types[state.table.draw_pile[-1]]] / 100
+
+    monkeypatch.setattr(cls, "_fill", fill_with_next_card)
+    report = assert_caught(ruleset)
+    assert "draw_pile_size" in report
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_planted_leak_opponent_card_in_the_observation_is_caught(ruleset, monkeypatch):
+    cls = observer_class(ruleset)
+
+    def fill_with_opponent_card(self, state, observer):
+        TableObserver._fill(self, state, observer)
+        neighbour = state.table.hands[(observer + 1) % state.num_players]
+        if neighbour and neighbour[0] >= 0:  # shows the next player's slot 0 as if known
+            self._views["slot_rank"][1, 0, RANK_OF[state.table.card_types[neighbour[0]]]] = 1
+
+    monkeypatch.setattr(cls, "_fill", fill_with_opponent_card)
+    report = assert_caught(ruleset)
+    assert "slot_rank[1, 0" in report
+
+
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_planted_leak_penalty_card_seen_by_its_taker_is_caught(ruleset, memory, monkeypatch):
+    """A wrong knowledge-table entry: O-07 and C-09 say nobody sees a penalty card."""
+    original = CardGameState._take_penalty_card
+
+    def take_and_see(self, player, place):
+        def place_and_reveal(p, card):
+            self.table.knowledge.reveal(p, card)
+            return place(p, card)
+        return original(self, player, place_and_reveal)
+
+    monkeypatch.setattr(CardGameState, "_take_penalty_card", take_and_see)
+    report = assert_caught(ruleset, memory=memory)
+    assert "slot_known" in report or "slot_rank" in report
+
+
+def test_planted_leak_onefifty_match_mask_knowing_the_cards_is_caught(monkeypatch):
+    """O-07: a match may be tried with any occupied slot; a mask that offers only the
+    slots whose card has the top discard's rank tells the player what it holds."""
+    original = OneFiftyState._fill_legal_mask
+
+    def knowing_mask(self, mask):
+        original(self, mask)
+        table = self.table
+        if self.phase == OneFiftyPhase.MAIN and table.discard_pile:
+            top_rank = RANK_OF[table.card_types[table.top_discard]]
+            first = self.action_table.first("match_select")
+            for s, card in enumerate(table.hands[self.current_player]):
+                if card >= 0 and RANK_OF[table.card_types[card]] != top_rank:
+                    mask[first + s] = 0
+
+    monkeypatch.setattr(OneFiftyState, "_fill_legal_mask", knowing_mask)
+    report = assert_caught("onefifty_v0")
+    assert "action mask" in report and "match select" in report
+
+
+def test_planted_leak_cut_window_mask_knowing_the_cards_is_caught(monkeypatch):
+    """C-08: every occupied own slot may be claimed; a mask offering only the correct
+    claims tells the player what it holds."""
+    original = CutState._fill_legal_mask
+
+    def knowing_mask(self, mask):
+        original(self, mask)
+        if self.phase == CutPhase.WINDOW:
+            table = self.table
+            first = self.action_table.first("match")
+            for s, card in enumerate(table.hands[self.current_player]):
+                if card >= 0 and RANK_OF[table.card_types[card]] != self.window_rank:
+                    mask[first + s] = 0
+
+    monkeypatch.setattr(CutState, "_fill_legal_mask", knowing_mask)
+    report = assert_caught("cut_v0")
+    assert "action mask" in report and "match own slot" in report
+
+
+def test_planted_leak_pending_window_decision_is_caught(monkeypatch):
+    """C-08: no one sees another's decision before the window resolves; an observation
+    that marks whether an earlier decider attempted rather than passed leaks it."""
+    original = CutObserver._fill_ruleset_pieces
+
+    def showing_decisions(self, state, observer, views):
+        original(self, state, observer, views)
+        window = state.window
+        if window is not None and any(d is not PASS for p, d in zip(window.players, window.decisions) if p != observer):
+            views["window_open"][0] = 0.5
+
+    monkeypatch.setattr(CutObserver, "_fill_ruleset_pieces", showing_decisions)
+    report = assert_caught("cut_v0")
+    assert "decision pair" in report and "window_open" in report
