@@ -177,3 +177,18 @@ def test_state_shows_every_card_where_it_lies(ruleset):
         # The same vector whoever is to act: a global state, not a view.
         assert np.array_equal(env.state(), vector)
         random_step(env, rng)
+
+
+def test_a_state_changed_by_hand_is_masked_afresh_after_mark_changed():
+    """Caches follow the state's version: apply() renews it; code that edits a state by
+    hand calls mark_changed()."""
+    env = cardenv.onefifty_v0.raw_env(num_players=3)
+    env.reset(seed=0, options={"hands": [["5S", "9C"], ["2D"], ["3D"]], "discard_pile": ["4H"], "starter": 0})
+    game = env.unwrapped.game
+    take_slot_1 = game.action_from_name("take discard into slot 1")
+    assert game.legal_action_mask()[take_slot_1]
+    game.table.hands[0][1] = -1  # empty the slot by hand: the cached mask is now stale
+    assert game.legal_action_mask()[take_slot_1]
+    game.mark_changed()
+    assert not game.legal_action_mask()[take_slot_1]
+    assert not env.observe("player_0")["action_mask"][take_slot_1]

@@ -96,19 +96,35 @@ def test_event_rows_are_seat_relative_and_show_face_up_cards_only():
     state = onefifty_game("perfect", "JH")
     play(state, ["draw", "discard drawn", "jack: give own slot 0", "jack: take opponent +2 slot 1"])
     observer = OneFiftyObserver(state.config)
+    kinds_shown = observer.shown_event_kinds
     for seat in range(3):
         v = observer.layout.views(observer.observe(state, seat))
-        kinds = [state.event_kinds[k] for k in v["event_kind"].argmax(axis=1)[: int(v["event_kind"].sum())]]
-        assert kinds[:3] == ["jack", "discard", "draw"]
+        kinds = [kinds_shown[k] for k in v["event_kind"].argmax(axis=1)[: int(v["event_kind"].sum())]]
+        # The round's start, the deal's peeks and the draw are implied: not shown.
+        assert kinds == ["jack", "discard"]
         jack_row = 0
         assert v["event_actor"][jack_row].argmax() == (0 - seat) % 3
         places = {(int(r), int(s)) for r, s in zip(*np.nonzero(v["event_places"][jack_row]))}
         assert places == {((0 - seat) % 3, 0), ((2 - seat) % 3, 1)}
-        # The traded cards are not face up; the discarded Jack is.
-        assert not v["event_face_up"][jack_row].any()
-        assert v["event_face_up"][1].sum() == 1 and v["event_face_up"][1].argmax() == 10 * 4 + 1  # JH
-        assert not v["event_face_up"][2].any()  # the draw: only the drawer saw it
+        # The traded cards are not face up; the discarded Jack (JH) is.
+        assert not v["event_face_up_rank"][jack_row].any() and not v["event_face_up_suit"][jack_row].any()
+        assert v["event_face_up_rank"][1].argmax() == 10 and v["event_face_up_rank"][1].sum() == 0.25
+        assert v["event_face_up_suit"][1].argmax() == 1 and v["event_face_up_suit"][1].sum() == pytest.approx(1 / 13)
         assert v["events_dropped"][0] == 0
+
+
+def test_a_failed_match_shows_every_card_it_showed():
+    options = {"hands": ONEFIFTY_HANDS, "discard_pile": ["4S"], "draw_pile": ["9C"], "starter": 0}
+    state = OneFiftyState(OneFiftyConfig(num_players=3), np.random.default_rng(0), options)
+    play(state, ["match select slot 1", "match select slot 2", "match confirm"])  # 4H matches, 3D does not
+    observer = OneFiftyObserver(state.config)
+    v = observer.layout.views(observer.observe(state, 1))
+    kinds = [observer.shown_event_kinds[k] for k in v["event_kind"].argmax(axis=1)[:2]]
+    assert kinds == ["penalty", "failed match"]
+    assert v["event_face_up_rank"][1, 3] == 0.25 and v["event_face_up_rank"][1, 2] == 0.25  # a 4 and a 3
+    assert v["event_face_up_suit"][1, 1] == pytest.approx(1 / 13) and v["event_face_up_suit"][1, 2] == pytest.approx(1 / 13)
+    assert {(int(r), int(s)) for r, s in zip(*np.nonzero(v["event_places"][1]))} == {(2, 1), (2, 2)}
+    assert not v["event_face_up_rank"][0].any()  # the penalty card: nobody saw it
 
 
 def test_event_new_marks_what_happened_since_the_observers_previous_decision():
@@ -116,18 +132,18 @@ def test_event_new_marks_what_happened_since_the_observers_previous_decision():
     play(state, ["draw", "discard drawn", "pass"])  # player 0's turn
     observer = OneFiftyObserver(state.config)
     v1 = observer.layout.views(observer.observe(state, 1))  # player 1 has not decided yet: all new
-    assert v1["event_new"].sum() == v1["event_kind"].sum()
-    play(state, ["draw"])  # player 1 decides
+    assert v1["event_new"].sum() == v1["event_kind"].sum() == 1
+    play(state, ["draw", "discard drawn"])  # player 1 decides twice
     v1 = observer.layout.views(observer.observe(state, 1))
-    assert v1["event_new"].tolist()[:2] == [1, 0]  # its own draw is new; player 0's discard is older
+    assert v1["event_new"].tolist()[:2] == [1, 0]  # its own discard is new; player 0's is older
     v0 = observer.layout.views(observer.observe(state, 0))
-    # Player 0's previous decision was its pass (no event): only player 1's draw is new to it.
-    assert v0["event_new"].tolist()[:3] == [1, 0, 0]
+    # Player 0's previous decision was its pass (no event): only player 1's discard is new to it.
+    assert v0["event_new"].tolist()[:2] == [1, 0]
 
 
 def test_memory_none_shows_only_events_since_the_previous_decision():
     state = onefifty_game("none", "9C")
-    play(state, ["draw", "discard drawn", "pass", "draw"])
+    play(state, ["draw", "discard drawn", "pass", "draw", "discard drawn"])
     observer = OneFiftyObserver(state.config)
     v1 = observer.layout.views(observer.observe(state, 1))
     assert v1["event_kind"].sum() == 1 and v1["event_new"].sum() == 1
@@ -138,11 +154,13 @@ def test_events_that_do_not_fit_are_dropped_oldest_first_and_flagged():
     options = {"hands": ONEFIFTY_HANDS, "draw_pile": ["9C", "9H", "9S"], "starter": 0}
     state = OneFiftyState(config, np.random.default_rng(0), options)
     observer = OneFiftyObserver(config)
-    play(state, ["draw", "discard drawn", "pass", "draw", "discard drawn", "pass"])
-    v2 = observer.layout.views(observer.observe(state, 2))  # 4 deal events + 4 turn events, none seen
-    assert v2["event_kind"].sum() == 3 and v2["events_dropped"][0] == 1
-    kinds = [state.event_kinds[k] for k in v2["event_kind"].argmax(axis=1)]
-    assert kinds == ["discard", "draw", "discard"]
-    play(state, ["draw"])
+    play(state, ["draw", "swap drawn into slot 0", "pass", "draw", "swap drawn into slot 1", "pass"])
+    v2 = observer.layout.views(observer.observe(state, 2))  # 4 shown events, none seen yet by player 2
+    assert v2["event_kind"].sum() == 3 and v2["events_dropped"][0] == 1 and v2["event_new"].sum() == 3
+    kinds = [observer.shown_event_kinds[k] for k in v2["event_kind"].argmax(axis=1)]
+    assert kinds == ["discard", "swap", "discard"]
+    # Seat-relative actors: player 1 is two seats on from player 2, player 0 one.
+    assert v2["event_actor"][:, 2].tolist() == [1, 1, 0] and v2["event_actor"][:, 1].tolist() == [0, 0, 1]
+    play(state, ["draw"])  # player 2 decides: nothing is new any more
     v2 = observer.layout.views(observer.observe(state, 2))
-    assert v2["events_dropped"][0] == 0 and v2["event_new"].tolist() == [1, 0, 0]
+    assert v2["events_dropped"][0] == 0 and v2["event_new"].tolist() == [0, 0, 0]

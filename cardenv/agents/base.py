@@ -47,6 +47,9 @@ class Agent:
     """Base class: seeded generator, game and round hooks, and ``act``."""
 
     name = "agent"
+    # False for agents that read only the action mask: runners then skip building the
+    # observation vector for them (see observation_for).
+    needs_observation_vector = True
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
         self.info = info
@@ -85,3 +88,11 @@ def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> int:
     if len(legal) == 0:
         raise ValueError("no legal action to choose from")
     return int(legal[rng.integers(len(legal))])
+
+
+def observation_for(agent: Agent, env, seat: int) -> dict[str, np.ndarray | None]:
+    """What ``agent`` gets to act from at ``seat`` of a raw env: the env's observation, or
+    only the action mask (``"observation": None``) for an agent that needs no more."""
+    if agent.needs_observation_vector:
+        return env.observe(env.possible_agents[seat])
+    return {"observation": None, "action_mask": env.game.legal_action_mask()}

@@ -12,6 +12,7 @@ class RandomAgent(Agent):
     """Uniform over the legal actions."""
 
     name = "random"
+    needs_observation_vector = False
 
     def choose(self, observation, state, seat) -> int:
         return uniform_choice(observation["action_mask"], self.rng)
@@ -21,6 +22,7 @@ class RandomNoCallAgent(Agent):
     """Uniform over the legal actions other than calling the end of a round."""
 
     name = "random_no_call"
+    needs_observation_vector = False
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
         super().__init__(info, rng)

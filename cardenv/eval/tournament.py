@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.eval.intervals import wilson_interval
 
@@ -79,8 +79,8 @@ def play_game(env, agents_by_seat: Sequence[Agent], seed: int) -> int:
     steps = 0
     while not state.is_terminal:
         seat = state.current_player
-        observation = env.observe(env.possible_agents[seat])
-        env.step(agents_by_seat[seat].act(observation, state, seat))
+        agent = agents_by_seat[seat]
+        env.step(agent.act(observation_for(agent, env, seat), state, seat))
         steps += 1
     return steps
 

@@ -139,6 +139,11 @@ class CardGameState:
     current_player: int | None
     # Every kind of event the ruleset logs, in a fixed order (the observation one-hot).
     event_kinds: tuple[str, ...] = ("start", "peek", "call", "draw", "penalty", "swap", "discard", "round end")
+    # Kinds the observation's event piece leaves out because the rules and the events
+    # that follow imply them: a round starts with every player seeing their bottom row,
+    # and a draw is always followed, before anyone else decides, by what became of the
+    # drawn card (or by the round's end).
+    implied_event_kinds: tuple[str, ...] = ("start", "peek", "draw")
 
     def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
         self.config = config

@@ -21,7 +21,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from cardenv.core.cards import RANK_OF, copies_per_type
+from cardenv.core.cards import NUM_STANDARD_TYPES, NUM_SUITS, RANK_OF, SUIT_NAMES, copies_per_type
 from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState
@@ -45,6 +45,7 @@ class TableObserver:
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     event_kinds: tuple[str, ...]  # the ruleset state's event kinds, in order
+    implied_event_kinds: tuple[str, ...]  # the kinds the observation leaves out
     deck: np.ndarray  # card types of the ruleset's deck
     call_name: str  # what the rules call ending a round ("END", "Cut!")
 
@@ -54,9 +55,15 @@ class TableObserver:
         self.num_ranks = int(RANK_OF[self.num_types - 1]) + 1
         self.copies = copies_per_type(self.deck)[: self.num_types]
         self.max_card_points = int(self.points[: self.num_types].max())
-        self.kind_index = {kind: i for i, kind in enumerate(self.event_kinds)}
-        # A face-up card adds 1 / (its copies in the deck) to its event row's type entry.
-        self._face_up_weight = np.tile(1.0 / self.copies, config.recent_events).astype(np.float32)
+        self.shown_event_kinds = tuple(k for k in self.event_kinds if k not in self.implied_event_kinds)
+        self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
+        # Per card type, what one face-up card adds to its event's rank and suit entries.
+        types = np.arange(self.num_types)
+        rank_copies = np.bincount(RANK_OF[types], weights=self.copies, minlength=self.num_ranks)
+        is_standard = types < NUM_STANDARD_TYPES
+        suit_copies = np.bincount(types[is_standard] & 3, weights=self.copies[is_standard], minlength=NUM_SUITS)
+        self._rank_weight = (1.0 / rank_copies[RANK_OF[types]]).astype(np.float32)
+        self._suit_weight = np.where(is_standard, 1.0 / suit_copies[types & 3], 0.0).astype(np.float32)
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
@@ -125,15 +132,19 @@ class TableObserver:
     def _add_event_pieces(self, layout: ObservationLayout) -> None:
         config = self.config
         n, s, e = config.num_players, config.max_hand_slots, config.recent_events
-        kinds = ", ".join(self.event_kinds)
-        layout.add("event_kind", (e, len(self.event_kinds)),
+        kinds = ", ".join(self.shown_event_kinds)
+        layout.add("event_kind", (e, len(self.shown_event_kinds)),
                    f"recent public events, most recent first (row 0), up to recent_events={e}: kind one-hot "
                    f"({kinds}); all 0 for an unused row")
         layout.add("event_actor", (e, n), "event × seat: who acted, one-hot (all 0 for the round's end)")
         layout.add("event_places", (e, n, s),
                    "event × seat × slot: the slots the event involved (looked at, swapped, left or filled)")
-        layout.add("event_face_up", (e, self.num_types),
-                   "event × card type: copies shown face up to everyone by the event / copies in the deck")
+        layout.add("event_face_up_rank", (e, self.num_ranks),
+                   "event × rank: cards of that rank the event showed face up to everyone / copies of the rank "
+                   "in the deck")
+        layout.add("event_face_up_suit", (e, NUM_SUITS),
+                   f"event × suit ({', '.join(SUIT_NAMES)}): cards of that suit the event showed face up / cards "
+                   "of the suit in the deck (a joker has no suit)")
         layout.add("event_new", e,
                    "event: 1 if it happened since the observer's previous decision (that decision's own "
                    "events included)")
@@ -254,7 +265,8 @@ class TableObserver:
 
     def _fill_events(self, state: CardGameState, observer: int, v: dict[str, np.ndarray]) -> None:
         """The most recent public events into the ``event_*`` rows, newest first. Only
-        what everyone saw goes in: kinds, actors, places, and cards shown face up.
+        what everyone saw goes in: kinds, actors, places, and cards shown face up; the
+        kinds the rules imply (``implied_event_kinds``) are left out.
 
         Written as flat indices into the buffer: one fancy write for every 1 and one
         accumulation for the face-up counts (per-event slicing costs more than this)."""
@@ -263,28 +275,41 @@ class TableObserver:
         events = state.events
         # Events are in clock order: the new ones are a suffix.
         first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
-        new = len(events) - first_new
         oldest = first_new if config.memory == "none" else 0  # older events are the agent's to remember
-        recent = events[max(oldest, len(events) - capacity):]
-        if not recent:
-            return
         pieces = self.layout.pieces
         kind_at, actor_at = pieces["event_kind"].start, pieces["event_actor"].start
-        places_at, face_at = pieces["event_places"].start, pieces["event_face_up"].start
-        num_kinds, num_types, kind_index = len(self.event_kinds), self.num_types, self.kind_index
-        ones, face_up = [], []
-        for row, event in enumerate(reversed(recent)):
-            ones.append(kind_at + row * num_kinds + kind_index[event.kind])
+        places_at, num_kinds, kind_index = pieces["event_places"].start, len(self.shown_event_kinds), self.kind_index
+        rank_at, suit_at, num_ranks = pieces["event_face_up_rank"].start, pieces["event_face_up_suit"].start, self.num_ranks
+        ones, face_up, ranks, suits = [], [], [], []
+        row = new = 0
+        for index in range(len(events) - 1, oldest - 1, -1):
+            event = events[index]
+            kind = kind_index.get(event.kind)
+            if kind is None:
+                continue
+            if index >= first_new:
+                new += 1  # counted even when it does not fit
+            elif row == capacity:
+                break
+            if row == capacity:
+                continue
+            ones.append(kind_at + row * num_kinds + kind)
             if event.player >= 0:
                 ones.append(actor_at + row * n + (event.player - observer) % n)
             for seat, slot in event.places:
                 ones.append(places_at + (row * n + (seat - observer) % n) * num_slots + slot)
             for card_type in event.face_up_types:
-                face_up.append(face_at + row * num_types + card_type)
+                face_up.append(card_type)
+                ranks.append(rank_at + row * num_ranks + (card_type >> 2))
+                suits.append(suit_at + row * NUM_SUITS + (card_type & 3))
+            row += 1
         buffer = self._buffer
         buffer[ones] = 1
         if face_up:
-            np.add.at(buffer, face_up, self._face_up_weight[np.asarray(face_up) - face_at])
+            # Counts: one event may show several cards of a rank or a suit. A joker's
+            # suit entry gets weight 0 (it has none).
+            np.add.at(buffer, ranks, self._rank_weight[face_up])
+            np.add.at(buffer, suits, self._suit_weight[face_up])
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
 

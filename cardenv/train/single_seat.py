@@ -23,7 +23,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 
 
@@ -122,8 +122,8 @@ class SingleSeatEnv(gym.Env):
         reward = 0.0
         while not state.is_terminal and state.current_player != self.learner_seat:
             seat = state.current_player
-            observation = env.observe(env.possible_agents[seat])
-            env.step(self._agents_by_seat[seat].act(observation, state, seat))
+            agent = self._agents_by_seat[seat]
+            env.step(agent.act(observation_for(agent, env, seat), state, seat))
             reward += float(env.rewards[learner])
         return reward
 

@@ -21,6 +21,7 @@ class CutObserver(TableObserver):
     points = POINTS
     phases = Phase
     event_kinds = CutState.event_kinds
+    implied_event_kinds = CutState.implied_event_kinds
     deck = standard_deck()
     call_name = "Cut!"
 

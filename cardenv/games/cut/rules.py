@@ -90,9 +90,9 @@ class CutConfig(RoundGameConfig):
     max_players: ClassVar[int] = 6
     target_score: int = 100  # C-17
     power_on_replace: bool = True  # C-07
-    # Events since a player's previous decision, measured with heuristic players: at
-    # most 11 with 4 players, 13 with 6 (windows make everyone decide often).
-    recent_events: int = 12
+    # Shown events since a player's previous decision, measured with heuristic players:
+    # at most 8 with 4 players (6 players: 12); windows make everyone decide often.
+    recent_events: int = 8
 
 
 def build_action_table(num_players: int, max_slots: int) -> ActionTable:

@@ -23,6 +23,7 @@ class OneFiftyObserver(TableObserver):
     points = POINTS
     phases = Phase
     event_kinds = OneFiftyState.event_kinds
+    implied_event_kinds = OneFiftyState.implied_event_kinds
     deck = standard_deck()
     call_name = "END"
 

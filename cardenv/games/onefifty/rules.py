@@ -54,9 +54,9 @@ class OneFiftyConfig(RoundGameConfig):
     max_players: ClassVar[int] = 6
     target_score: int = 150  # O-22
     max_hand_slots: int = 12
-    # Events since a player's previous decision, measured with 4 heuristic players: 99%
-    # of decisions see at most 22 (6 players: 30); older ones drop out first.
-    recent_events: int = 24
+    # Shown events since a player's previous decision, measured with heuristic players:
+    # 99% of decisions see at most 12 with 4 players (3: 10, 6: 17); older ones drop out first.
+    recent_events: int = 12
 
 
 @lru_cache(maxsize=None)
