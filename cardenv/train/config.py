@@ -17,7 +17,7 @@ class TrainConfig:
     opponent: str = "random_no_call"  # or heuristic, selfplay (a pool of frozen snapshots of the learner)
     total_timesteps: int = 200_000
     n_envs: int = 4
-    vec_env: str = "auto"  # "subproc", "dummy", or "auto": subproc when more than one CPU core is usable
+    vec_env: str = "auto"  # "subproc", "dummy", or "auto": subproc from 4 usable CPU cores (trainer.py)
     seed: int = 0
     output_dir: str = "runs/{ruleset}"
     env_kwargs: dict = field(default_factory=dict)
