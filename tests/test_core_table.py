@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardenv.core.cards import double_deck_with_jokers, parse_card, parse_cards, standard_deck
-from cardenv.core.knowledge import Knowledge, check_memory_model
+from cardenv.core.knowledge import Knowledge
 from cardenv.core.table import EMPTY, CardTable
 
 
@@ -310,9 +310,6 @@ def test_unknown_memory_model():
     k = Knowledge(2, 2)
     with pytest.raises(ValueError, match="memory model"):
         k.shown_to(0, "goldfish")
-    with pytest.raises(ValueError, match="memory model"):
-        check_memory_model("goldfish")
-    assert check_memory_model("none") == "none"
 
 
 def test_knowledge_clone_is_independent():

@@ -73,8 +73,3 @@ class Knowledge:
             return self.known[player] & (self.learned_at[player] >= self.decided_at[player])
         raise ValueError(f"unknown memory model {memory!r}; expected one of {MEMORY_MODELS}")
 
-
-def check_memory_model(memory: str) -> str:
-    if memory not in MEMORY_MODELS:
-        raise ValueError(f"unknown memory model {memory!r}; expected one of {MEMORY_MODELS}")
-    return memory
