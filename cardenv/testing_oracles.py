@@ -103,27 +103,20 @@ class CutOracle(VisibilityOracle):
         resolution paused for it (C-09); less those still pending afterwards."""
         window = before.reaction_window
         if window is not None and not window.is_complete:
-            recorded = window.attempts() + [(before.current_player, action)]
+            # The decision being made now is not recorded yet: it has no claimed card.
+            recorded = window.attempts() + [(before.current_player, (action,))]
         else:
             recorded = list(before.pending_attempts)
-        still_pending = {self._player_and_action(entry) for entry in after.pending_attempts}
+        still_pending = {(player, decision[0]) for player, decision in after.pending_attempts}
         claims = []
-        for entry in recorded:
-            player, claim = self._player_and_action(entry)
+        for player, decision in recorded:
+            claim = decision[0]
             spec = before.action_table.specs[claim]
             if (player, claim) in still_pending or spec.kind not in self.CLAIMS:
                 continue
             owner = player if spec.kind == "match" else _target(before, player, spec.offset)
-            # The card the claim named: recorded with the decision when the engine keeps
-            # it, else the card in the slot now (nothing moves while decisions are made).
-            decision = entry[1]
-            claimed = decision[1] if isinstance(decision, tuple) else before.table.hands[owner][spec.slot]
+            # The card the claim named, recorded with the decision; nothing moves while
+            # decisions are made, so the one being made now names the card in the slot.
+            claimed = decision[1] if len(decision) > 1 else before.table.hands[owner][spec.slot]
             claims.append((owner, spec.slot, claimed))
         return claims
-
-    @staticmethod
-    def _player_and_action(entry) -> tuple[int, int]:
-        """(player, action id) of a recorded attempt, recorded as (player, action id) or
-        (player, (action id, details))."""
-        player, decision = entry
-        return player, decision[0] if isinstance(decision, tuple) else decision

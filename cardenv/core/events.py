@@ -33,11 +33,6 @@ class Event(NamedTuple):
     # later reshuffle makes everyone forget where those cards went, not what was seen.
     face_up_types: tuple[int, ...] = ()
 
-    @property
-    def is_face_up(self) -> bool:
-        """Whether every player saw the identities of ``cards``."""
-        return self.visible_to is PUBLIC
-
     def is_visible_to(self, viewer: int | None) -> bool:
         """Whether ``viewer`` saw the cards' identities (``None`` is the omniscient view)."""
         return viewer is None or self.visible_to is PUBLIC or viewer in self.visible_to

@@ -15,9 +15,10 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from cardenv.core import validation
-from cardenv.games.base import SCENARIO_KEYS, CardGameState, IllegalActionError, copy_generator, layout_from_options
+from cardenv.games.base import CardGameState, IllegalActionError, copy_generator
 
 REWARD_MODES = ("points", "outcome")
 
@@ -110,20 +111,14 @@ class CardGameEnv(AECEnv):
         integer >= 0. A reset that raises leaves the env exactly as it was.
         """
         seed = validation.seed(seed)
-        config = self.config
-        # Checks what the engine cannot (bounds from the config) and warns once about
-        # unknown keys; the engine gets only the scenario keys and checks them again.
-        layout_from_options(options, config.num_players, max_hand_slots=config.max_hand_slots,
-                            target_score=config.target_score)
-        scenario = {key: options[key] for key in SCENARIO_KEYS if key in options} if options else None
         # The new game is built on a generator of its own and committed only once it
-        # exists: an error while building it (a card the deck lacks) must not consume
-        # the env's generator nor replace the game in progress.
+        # exists: the engine checks the scenario options, and an error there must not
+        # consume the env's generator nor replace the game in progress.
         if seed is not None or self._np_random is None:
             rng, _ = seeding.np_random(seed)
         else:
             rng = copy_generator(self._np_random)
-        game = self.state_class(self.config, rng, scenario)
+        game = self.state_class(self.config, rng, options)
         self._np_random = rng
         self.game = game
         self.agents = self.possible_agents.copy()
@@ -258,8 +253,8 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     warning and does nothing; its last() fails with a KeyError)."""
 
     def step(self, action: Any) -> None:
-        if self._has_reset:
-            self.unwrapped._require_agents("step()")
+        if self._has_reset and not self.agents:
+            self.unwrapped._require_agents("step()")  # raises: the game is over
         super().step(action)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -282,7 +277,8 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's bounds check, with a message that names the bad action: a
     non-integer is the raw env's TypeError, an id out of range an AssertionError (the
-    classic wrappers' convention) saying which ids exist."""
+    classic wrappers' convention) saying which ids exist. It replaces the parent's check
+    (which would test the same action again on every step)."""
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -292,7 +288,7 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
             num_actions = self.action_space(agent).n
             if not 0 <= action < num_actions:
                 raise AssertionError(f"action {action} is out of range: action ids are 0 to {num_actions - 1}")
-        super().step(action)
+        BaseWrapper.step(self, action)
 
 
 def wrap(raw: CardGameEnv) -> AECEnv:

@@ -196,6 +196,10 @@ class CardGameState:
         collected), or None. Rulesets with windows override this."""
         return None
 
+    def opponent_has_card(self, player: int) -> bool:
+        """Whether any other player holds a card (a power aimed at an opponent needs one)."""
+        return any(self.table.num_occupied(q) for q in range(self.num_players) if q != player)
+
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_action_mask()).tolist()
 
@@ -239,10 +243,7 @@ class CardGameState:
         """Deal a round (or lay out the scenario) and let every player see their own
         bottom row; reset the turn bookkeeping."""
         table = self.table
-        if layout and "hands" in layout:
-            longest = max(len(hand) for hand in layout["hands"])
-            if longest > self.config.max_hand_slots:
-                raise ValueError(f"a scenario hand of {longest} cards exceeds max_hand_slots={self.config.max_hand_slots}")
+        if layout and "hands" in layout:  # checked against max_hand_slots by _scenario
             table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
         else:
             table.gather_and_shuffle(self.rng)

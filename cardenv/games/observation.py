@@ -44,8 +44,7 @@ class TableObserver:
 
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
-    event_kinds: tuple[str, ...]  # the ruleset state's event kinds, in order
-    implied_event_kinds: tuple[str, ...]  # the kinds the observation leaves out
+    state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
     deck: np.ndarray  # card types of the ruleset's deck
     call_name: str  # what the rules call ending a round ("END", "Cut!")
 
@@ -55,7 +54,8 @@ class TableObserver:
         self.num_ranks = int(RANK_OF[self.num_types - 1]) + 1
         self.copies = copies_per_type(self.deck)[: self.num_types]
         self.max_card_points = int(self.points[: self.num_types].max())
-        self.shown_event_kinds = tuple(k for k in self.event_kinds if k not in self.implied_event_kinds)
+        implied = self.state_class.implied_event_kinds
+        self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
         # Per card type, what one face-up card adds to its event's rank and suit entries.
         types = np.arange(self.num_types)
@@ -67,6 +67,9 @@ class TableObserver:
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
+        pieces = self.layout.pieces
+        self._event_starts = tuple(pieces[name].start for name in (
+            "event_kind", "event_actor", "event_places", "event_face_up_rank", "event_face_up_suit"))
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -276,10 +279,8 @@ class TableObserver:
         # Events are in clock order: the new ones are a suffix.
         first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
         oldest = first_new if config.memory == "none" else 0  # older events are the agent's to remember
-        pieces = self.layout.pieces
-        kind_at, actor_at = pieces["event_kind"].start, pieces["event_actor"].start
-        places_at, num_kinds, kind_index = pieces["event_places"].start, len(self.shown_event_kinds), self.kind_index
-        rank_at, suit_at, num_ranks = pieces["event_face_up_rank"].start, pieces["event_face_up_suit"].start, self.num_ranks
+        kind_at, actor_at, places_at, rank_at, suit_at = self._event_starts
+        num_kinds, kind_index, num_ranks = len(self.shown_event_kinds), self.kind_index, self.num_ranks
         ones, face_up, ranks, suits = [], [], [], []
         row = new = 0
         for index in range(len(events) - 1, oldest - 1, -1):

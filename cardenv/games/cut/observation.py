@@ -20,8 +20,7 @@ from cardenv.games.observation import TableObserver
 class CutObserver(TableObserver):
     points = POINTS
     phases = Phase
-    event_kinds = CutState.event_kinds
-    implied_event_kinds = CutState.implied_event_kinds
+    state_class = CutState
     deck = standard_deck()
     call_name = "Cut!"
 
@@ -57,9 +56,7 @@ class CutObserver(TableObserver):
                 for decider, decision in zip(window.players, window.decisions):
                     v["window_decided"][decider] = 1
                     if decision is not None:
-                        spec = state.action_table.specs[decision[0]]
-                        owner = decider if spec.offset is None else (decider + spec.offset) % self.config.num_players
-                        v["window_claims"][decider, owner, spec.slot] = 1
+                        v["window_claims"][(decider, *state.claimed_place(decider, decision[0]))] = 1
         if state.power_own_slot >= 0:
             v["power_slots"][row(state.turn_player, observer), state.power_own_slot] = 1
         if state.power_target is not None:

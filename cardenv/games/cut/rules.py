@@ -245,9 +245,6 @@ class CutState(CardGameState):
         hand = self.table.hands[p]
         return len(hand) < self.config.max_hand_slots or EMPTY in hand
 
-    def _has_opponent_card(self, p: int) -> bool:
-        return any(self.table.num_occupied(q) > 0 for q in range(self.num_players) if q != p)
-
     # --- applying actions -------------------------------------------------------------
     def _apply(self, action: int) -> None:
         spec = self.action_table.specs[action]
@@ -327,7 +324,7 @@ class CutState(CardGameState):
         C-08: the match window opens once the power is resolved."""
         rank = RANK_OF[self.table.card_types[card]]
         has_own = self.table.num_occupied(p) > 0
-        has_opponent = self._has_opponent_card(p)
+        has_opponent = self.opponent_has_card(p)
         if fires_power and rank == FIVE and has_own:
             self.phase = Phase.PEEK_OWN
         elif fires_power and rank == SIX and has_opponent:
@@ -353,6 +350,12 @@ class CutState(CardGameState):
         self.phase = Phase.WINDOW
         self.current_player = players[0]
 
+    def claimed_place(self, player: int, action: int) -> tuple[int, int]:
+        """(owner, slot) that ``player``'s window attempt ``action`` claims (C-08)."""
+        spec = self.action_table.specs[action]
+        owner = player if spec.kind == "match" else (player + spec.offset) % self.num_players
+        return owner, spec.slot
+
     def _decide_in_window(self, p: int, action: int | None) -> None:
         window = self.window
         # An attempt is judged against the card that lay in the claimed slot when it was
@@ -360,9 +363,7 @@ class CutState(CardGameState):
         if action is None:
             window.decide(p, PASS)
         else:
-            spec = self.action_table.specs[action]
-            owner = p if spec.kind == "match" else (p + spec.offset) % self.num_players
-            window.decide(p, (action, self.table.card_at(owner, spec.slot)))
+            window.decide(p, (action, self.table.card_at(*self.claimed_place(p, action))))
         if not window.is_complete:
             self.current_player = window.current_player
             return
@@ -372,12 +373,9 @@ class CutState(CardGameState):
     def _resolve_attempts(self) -> None:
         """C-09: resolve the pending attempts in their drawn order; pause for a give."""
         table = self.table
-        n = self.num_players
         while self.pending_attempts:
             player, (action, claimed) = self.pending_attempts.pop(0)
-            spec = self.action_table.specs[action]
-            owner = player if spec.kind == "match" else (player + spec.offset) % n
-            slot = spec.slot
+            owner, slot = self.claimed_place(player, action)
             where = "own" if owner == player else f"player_{owner}"
             if table.card_at(owner, slot) != claimed:
                 # An earlier success took the claimed card, or a give or a penalty card

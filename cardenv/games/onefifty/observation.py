@@ -22,8 +22,7 @@ MAX_CARD_POINTS = int(POINTS.max())
 class OneFiftyObserver(TableObserver):
     points = POINTS
     phases = Phase
-    event_kinds = OneFiftyState.event_kinds
-    implied_event_kinds = OneFiftyState.implied_event_kinds
+    state_class = OneFiftyState
     deck = standard_deck()
     call_name = "END"
 

@@ -254,7 +254,7 @@ class OneFiftyState(CardGameState):
         # A power with nothing to act on is skipped (only a stacked scenario can leave a
         # live player with an empty hand, or every opponent's hand empty).
         has_own = table.num_occupied(p) > 0
-        if rank == JACK and has_own and any(table.num_occupied(q) for q in range(self.num_players) if q != p):
+        if rank == JACK and has_own and self.opponent_has_card(p):
             self.phase = Phase.JACK_OWN  # O-11
         elif rank == QUEEN and has_own:
             self.phase = Phase.QUEEN_PEEK  # O-12
