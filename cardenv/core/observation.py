@@ -20,6 +20,7 @@ class Piece:
     stop: int
     description: str
     high: float = 1.0
+    low: float = 0.0
 
     @property
     def size(self) -> int:
@@ -31,12 +32,14 @@ class ObservationLayout:
         self.pieces: dict[str, Piece] = {}
         self.size = 0
 
-    def add(self, name: str, shape: int | tuple[int, ...], description: str, high: float = 1.0) -> Piece:
-        """Append a piece; every value in it lies in ``[0, high]``."""
+    def add(self, name: str, shape: int | tuple[int, ...], description: str, high: float = 1.0,
+            low: float = 0.0) -> Piece:
+        """Append a piece; every value in it lies in ``[low, high]`` (``low`` is 0 unless a
+        ruleset has negative quantities, such as cards worth negative points)."""
         if name in self.pieces:
             raise ValueError(f"duplicate observation piece {name!r}")
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        piece = Piece(name, shape, self.size, self.size + prod(shape), description, float(high))
+        piece = Piece(name, shape, self.size, self.size + prod(shape), description, float(high), float(low))
         self.pieces[name] = piece
         self.size = piece.stop
         return piece
@@ -48,10 +51,17 @@ class ObservationLayout:
         return vector[piece.start : piece.stop].reshape(piece.shape)
 
     def high(self) -> np.ndarray:
-        """Upper bound of every entry (the lower bound is 0 everywhere)."""
+        """Upper bound of every entry."""
         bound = np.empty(self.size, dtype=np.float32)
         for p in self.pieces.values():
             bound[p.start : p.stop] = p.high
+        return bound
+
+    def low(self) -> np.ndarray:
+        """Lower bound of every entry (0 except in pieces declared with a ``low``)."""
+        bound = np.empty(self.size, dtype=np.float32)
+        for p in self.pieces.values():
+            bound[p.start : p.stop] = p.low
         return bound
 
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -61,6 +71,6 @@ class ObservationLayout:
         lines = ["| piece | indices | shape | range | meaning |", "|---|---|---|---|---|"]
         for p in self.pieces.values():
             shape = " × ".join(str(d) for d in p.shape)
-            lines.append(f"| `{p.name}` | {p.start}–{p.stop - 1} | {shape} | 0–{p.high:g} | {p.description} |")
+            lines.append(f"| `{p.name}` | {p.start}–{p.stop - 1} | {shape} | {p.low:g}–{p.high:g} | {p.description} |")
         lines.append(f"| **total** | {self.size} entries | | | |")
         return "\n".join(lines)

@@ -76,14 +76,14 @@ class CardGameEnv(AECEnv):
         num_actions = len(self.action_table)
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, self.layout.high(), (self.layout.size,), np.float32),
+                "observation": spaces.Box(self.layout.low(), self.layout.high(), (self.layout.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
         state_layout = self.observer.state_layout
-        self.state_space = spaces.Box(0.0, state_layout.high(), (state_layout.size,), np.float32)
+        self.state_space = spaces.Box(state_layout.low(), state_layout.high(), (state_layout.size,), np.float32)
         self._buffers = [self.observer.new_buffer() for _ in range(n)]
         # The game version each buffer was built for (see CardGameState.version).
         self._buffer_versions: list[object | None] = [None] * n

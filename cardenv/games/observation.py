@@ -21,7 +21,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from cardenv.core.cards import NUM_STANDARD_TYPES, NUM_SUITS, RANK_OF, SUIT_NAMES, copies_per_type
+from cardenv.core.cards import IS_RED, NUM_STANDARD_TYPES, NUM_SUITS, RANK_OF, SUIT_NAMES, copies_per_type
 from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState
@@ -47,6 +47,10 @@ class TableObserver:
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
     deck: np.ndarray  # card types of the ruleset's deck
     call_name: str  # what the rules call ending a round ("END", "Cut!")
+    # Whether every shown card's colour is shown too (``*_red`` pieces, and the colour of
+    # face-up cards in events). Rulesets where colour decides something that rank and
+    # points do not (snaps by colour, jokers of two colours) turn it on.
+    shows_colour: bool = False
 
     def __init__(self, config):
         self.config = config
@@ -54,6 +58,7 @@ class TableObserver:
         self.num_ranks = int(RANK_OF[self.num_types - 1]) + 1
         self.copies = copies_per_type(self.deck)[: self.num_types]
         self.max_card_points = int(self.points[: self.num_types].max())
+        self.min_card_points = min(0, int(self.points[: self.num_types].min()))
         implied = self.state_class.implied_event_kinds
         self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
@@ -70,6 +75,10 @@ class TableObserver:
         pieces = self.layout.pieces
         self._event_starts = tuple(pieces[name].start for name in (
             "event_kind", "event_actor", "event_places", "event_face_up_rank", "event_face_up_suit"))
+        if self.shows_colour:
+            colour_copies = np.bincount(IS_RED[types].astype(np.int64), weights=self.copies, minlength=2)
+            self._colour_weight = (1.0 / colour_copies[IS_RED[types].astype(np.int64)]).astype(np.float32)
+            self._event_colour_start = pieces["event_face_up_colour"].start
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -96,24 +105,36 @@ class TableObserver:
         """Upper bound of a ``scores`` entry: a total below the target plus one round."""
         return (self.config.target_score + self.max_round_points()) / self.config.target_score
 
+    def min_score(self) -> float:
+        """Lower bound of a ``scores`` entry: 0 unless a ruleset's round can subtract."""
+        return 0.0
+
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self) -> ObservationLayout:
         config = self.config
         n, s, ranks, top = config.num_players, config.max_hand_slots, self.num_ranks, self.max_card_points
+        low = self.min_card_points / top
+        rank_names = "A…K, joker" if ranks > 13 else "A…K"
         layout = ObservationLayout()
         layout.add("slot_present", (n, s), "seat × slot: 1 if the slot holds a card")
         layout.add("slot_known", (n, s), "seat × slot: 1 if the observation shows the card's identity")
-        layout.add("slot_rank", (n, s, ranks), "seat × slot × rank (A…K): one-hot when shown")
-        layout.add("slot_points", (n, s), f"seat × slot: the card's points / {top} when shown")
+        layout.add("slot_rank", (n, s, ranks), f"seat × slot × rank ({rank_names}): one-hot when shown")
+        if self.shows_colour:
+            layout.add("slot_red", (n, s), "seat × slot: 1 if the card is red (hearts, diamonds, red joker) when shown")
+        layout.add("slot_points", (n, s), f"seat × slot: the card's points / {top} when shown", low=low)
         layout.add("slot_known_by", (n, s, n),
                    "seat × slot × knower: 1 if that player knows this card (public); the knower axis is "
                    "seat-relative too (0 = the observer)")
         layout.add("top_discard_present", 1, "1 if the discard pile is not empty")
         layout.add("top_discard_rank", ranks, "rank of the top discard, one-hot")
-        layout.add("top_discard_points", 1, f"points of the top discard / {top}")
+        if self.shows_colour:
+            layout.add("top_discard_red", 1, "1 if the top discard is red")
+        layout.add("top_discard_points", 1, f"points of the top discard / {top}", low=low)
         layout.add("drawn_card_present", 1, "1 if the player to act holds a drawn card")
         layout.add("drawn_card_rank", ranks, "its rank, one-hot (only for the player holding it)")
-        layout.add("drawn_card_points", 1, f"its points / {top} (only for the player holding it)")
+        if self.shows_colour:
+            layout.add("drawn_card_red", 1, "1 if it is red (only for the player holding it)")
+        layout.add("drawn_card_points", 1, f"its points / {top} (only for the player holding it)", low=low)
         layout.add("phase", len(self.phases), "phase one-hot: " + ", ".join(ph.name.lower() for ph in self.phases))
         layout.add("current_player", n, "seat whose decision it is, one-hot")
         self._add_ruleset_pieces(layout, omniscient=False)
@@ -130,7 +151,8 @@ class TableObserver:
         layout.add("turns_in_round", 1, "turns completed this round / max_turns_per_round")
         layout.add("draw_pile_size", 1, f"cards in the draw pile / {len(self.deck)}")
         layout.add("discard_pile_size", 1, f"cards in the discard pile / {len(self.deck)}")
-        layout.add("scores", n, "cumulative score per seat / target_score", high=self.max_score())
+        layout.add("scores", n, "cumulative score per seat / target_score", high=self.max_score(),
+                   low=self.min_score())
 
     def _add_event_pieces(self, layout: ObservationLayout) -> None:
         config = self.config
@@ -148,6 +170,10 @@ class TableObserver:
         layout.add("event_face_up_suit", (e, NUM_SUITS),
                    f"event × suit ({', '.join(SUIT_NAMES)}): cards of that suit the event showed face up / cards "
                    "of the suit in the deck (a joker has no suit)")
+        if self.shows_colour:
+            layout.add("event_face_up_colour", (e, 2),
+                       "event × colour (black, red): cards of that colour the event showed face up / cards of the "
+                       "colour in the deck (with rank and suit, this tells the jokers apart)")
         layout.add("event_new", e,
                    "event: 1 if it happened since the observer's previous decision (that decision's own "
                    "events included)")
@@ -226,6 +252,8 @@ class TableObserver:
         rows, cols = np.nonzero(shown)
         shown_types = types[cards[rows, cols]]
         v["slot_rank"][rows, cols, RANK_OF[shown_types]] = 1
+        if self.shows_colour:
+            v["slot_red"][rows, cols] = IS_RED[shown_types]
         v["slot_points"][rows, cols] = points[shown_types] / top_points
         known_by = knowledge.known[seats][:, cards]  # knower × seat × slot
         v["slot_known_by"][:] = known_by.transpose(1, 2, 0) & present[:, :, None]
@@ -236,6 +264,8 @@ class TableObserver:
             top_type = types[top]
             v["top_discard_present"][0] = 1
             v["top_discard_rank"][RANK_OF[top_type]] = 1
+            if self.shows_colour:
+                v["top_discard_red"][0] = IS_RED[top_type]
             v["top_discard_points"][0] = points[top_type] / top_points
             accounted[top] = True
         me = state.current_player
@@ -244,6 +274,8 @@ class TableObserver:
             if me == observer:
                 held_type = types[table.held[me][-1]]
                 v["drawn_card_rank"][RANK_OF[held_type]] = 1
+                if self.shows_colour:
+                    v["drawn_card_red"][0] = IS_RED[held_type]
                 v["drawn_card_points"][0] = points[held_type] / top_points
 
         v["phase"][int(state.phase)] = 1
@@ -281,7 +313,8 @@ class TableObserver:
         oldest = first_new if config.memory == "none" else 0  # older events are the agent's to remember
         kind_at, actor_at, places_at, rank_at, suit_at = self._event_starts
         num_kinds, kind_index, num_ranks = len(self.shown_event_kinds), self.kind_index, self.num_ranks
-        ones, face_up, ranks, suits = [], [], [], []
+        ones, face_up, ranks, suits, colours = [], [], [], [], []
+        colour_at = self._event_colour_start if self.shows_colour else 0
         row = new = 0
         for index in range(len(events) - 1, oldest - 1, -1):
             event = events[index]
@@ -303,6 +336,7 @@ class TableObserver:
                 face_up.append(card_type)
                 ranks.append(rank_at + row * num_ranks + (card_type >> 2))
                 suits.append(suit_at + row * NUM_SUITS + (card_type & 3))
+                colours.append(colour_at + row * 2 + int(IS_RED[card_type]))
             row += 1
         buffer = self._buffer
         buffer[ones] = 1
@@ -311,6 +345,8 @@ class TableObserver:
             # suit entry gets weight 0 (it has none).
             np.add.at(buffer, ranks, self._rank_weight[face_up])
             np.add.at(buffer, suits, self._suit_weight[face_up])
+            if self.shows_colour:
+                np.add.at(buffer, colours, self._colour_weight[face_up])
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
 

@@ -57,7 +57,7 @@ class SingleSeatEnv(gym.Env):
         self._ended_by_illegal_action = False
         placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
         self.opponents = [agent_factory(spec, self.info, placeholder) for spec in specs]
-        self.observation_space = spaces.Box(0.0, self.info.layout.high(), (self.info.layout.size,), np.float32)
+        self.observation_space = spaces.Box(self.info.layout.low(), self.info.layout.high(), (self.info.layout.size,), np.float32)
         self.action_space = spaces.Discrete(len(self.info.action_table))
         self.learner_seat = 0
         self._episode = 0

@@ -1,0 +1,86 @@
+"""What one player may know of a KABOOM game, as a flat float32 vector.
+
+The shared pieces come from :class:`~cardenv.games.observation.TableObserver`, with
+colour turned on (snaps need the opposite colour, K-11; red Kings score −2, K-02; red
+and black 6s differ, K-03/K-04). KABOOM adds whose turn it is, the snap window, the
+slots a power has picked, the own slots selected for a snap, the frozen callers and the
+players out of the game. Of a snap window the observation says only that it is open and
+whether the observer has decided: never what anyone else decided or is selecting.
+docs/kaboom.md's table is generated from this layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardenv.core.cards import deck_with_jokers
+from cardenv.core.observation import ObservationLayout
+from cardenv.games.kaboom.rules import CALL_BONUS, POINTS, KaboomConfig, KaboomState, Phase
+from cardenv.games.observation import TableObserver
+
+
+class KaboomObserver(TableObserver):
+    points = POINTS
+    phases = Phase
+    state_class = KaboomState
+    deck = deck_with_jokers()
+    call_name = "KABOOM"
+    shows_colour = True
+
+    def max_round_points(self) -> int:
+        # K-16: a caller who lost to every other player adds 10 per player.
+        return super().max_round_points() + CALL_BONUS * (self.config.num_players - 1)
+
+    def min_score(self) -> float:
+        """K-16: a round subtracts at most the two red Kings' 4 points and the caller's 10;
+        with no round limit, totals have no lower bound."""
+        config = self.config
+        if config.max_rounds is None:
+            return -np.inf
+        lowest_round = 2 * self.min_card_points - CALL_BONUS
+        return lowest_round * config.max_rounds / config.target_score
+
+    def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
+        n, s = self.config.num_players, self.config.max_hand_slots
+        layout.add("turn_player", n, "seat whose turn it is, one-hot (differs from current_player in windows)")
+        layout.add("window_open", 1, "1 while a snap window collects decisions (K-11)")
+        if omniscient:
+            layout.add("window_decided", n, "player: 1 if that player has decided in the open window")
+            layout.add("window_attempts", (n, s),
+                       "decider × slot: the slots of each pending snap attempt (K-12; hidden from players)")
+        else:
+            layout.add("window_decided", 1, "1 if the observer has already decided in the open window")
+        whose = "the acting player's" if omniscient else "own"
+        layout.add("snap_selected", s, f"{whose} slots selected for the snap being built (K-11)")
+        layout.add("power_slots", (n, s), "seat × slot: slots picked by the power in progress (public)")
+        layout.add("frozen", n, "seat: 1 if it called KABOOM this round, freezing its cards (K-14)")
+        layout.add("out", n, "seat: 1 if it has left the game (elimination variant, K-19)")
+
+    def _fill_ruleset_pieces(self, state: KaboomState, observer: int | None, v: dict[str, np.ndarray]) -> None:
+        row = self.seat_row
+        if state.current_player is not None:
+            v["turn_player"][row(state.turn_player, observer)] = 1
+        window = state.window
+        if window is not None:
+            v["window_open"][0] = 1
+            if observer is not None:
+                v["window_decided"][0] = window.has_decided(observer)  # never what anyone decided
+            else:
+                for decider, decision in zip(window.players, window.decisions):
+                    v["window_decided"][decider] = 1
+                    if decision is not None:
+                        v["window_attempts"][decider, [slot for slot, _ in decision]] = 1
+        # Only the acting player is ever part-way through building a snap.
+        if observer is None or state.current_player == observer:
+            v["snap_selected"][state.snap_selected] = 1
+        for seat, slot in state.power_picks:
+            v["power_slots"][row(seat, observer), slot] = 1
+        for caller in state.callers:
+            v["frozen"][row(caller, observer)] = 1
+        for seat in range(state.num_players):
+            if not state.in_play(seat):
+                v["out"][row(seat, observer)] = 1
+
+
+def build_layout(config: KaboomConfig) -> ObservationLayout:
+    return KaboomObserver(config).layout
