@@ -535,3 +535,32 @@ def test_observation_shows_colour_wherever_it_shows_a_card():
     act(state, "discard drawn")
     v = observe(state, 1)
     assert v["event_face_up_colour"][0].tolist() == [0, pytest.approx(1 / 27)]
+
+
+# --- elimination (K-19) ------------------------------------------------------------------------------
+
+def test_k19_a_player_at_the_target_leaves_and_the_others_play_on():
+    state = new_game([["9S"], ["2S"], ["2H"]], draw=["AC", "AD"], elimination=True, target_score=100)
+    state.scores = [95, 50, 60]
+    act(state, "call KABOOM")
+    quiet_turn(state)
+    quiet_turn(state)
+    assert not state.is_terminal and state.eliminated == [True, False, False]
+    assert [e.player for e in state.events if e.kind == "out"] == [0]
+    assert state.table.hands[0] == [] and [len(h) for h in state.table.hands[1:]] == [4, 4]  # no cards dealt
+    assert state.starter == state.current_player == 1  # K-09: the next seat in play
+    # Nobody may touch the player who left, and the final lap counts only those in play.
+    act(state, "call KABOOM")
+    assert state.final_turns_left == 1
+    v = observe(state, 1)
+    assert v["out"].tolist() == [0, 0, 1]
+
+
+def test_k19_the_last_player_left_wins_and_ranks_follow_the_order_of_leaving():
+    state = new_game([["9S"], ["2S"], ["2H"]], draw=["AC", "AD"], elimination=True, target_score=100)
+    state.scores = [95, 50, 99]
+    act(state, "call KABOOM")  # 9 + 20: player 0 reaches 124
+    quiet_turn(state)
+    quiet_turn(state)  # player 2's 2 brings it to 101: both leave together
+    assert state.is_terminal and state.eliminated == [True, False, True]
+    assert state.winners() == [1] and state.ranks() == [3, 1, 2]

@@ -131,11 +131,12 @@ class CardTable:
         return self.discard_pile[-1] if self.discard_pile else None
 
     # --- hands ----------------------------------------------------------------------
-    def deal(self, num_slots: int) -> None:
-        """Deal ``num_slots`` face-down cards to every player, one at a time, clockwise
-        from player 0."""
+    def deal(self, num_slots: int, players: Sequence[int] | None = None) -> None:
+        """Deal ``num_slots`` face-down cards to every player (or to ``players``, in seat
+        order), one at a time, clockwise from player 0."""
+        players = range(self.num_players) if players is None else players
         for _ in range(num_slots):
-            for p in range(self.num_players):
+            for p in players:
                 self.hands[p].append(self.draw_pile.pop())
 
     def occupied_slots(self, player: int) -> list[int]:

@@ -268,8 +268,8 @@ class CardGameState:
             table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
         else:
             table.gather_and_shuffle(self.rng)
-            table.deal(INITIAL_SLOTS)
-        for p in range(self.num_players):
+            table.deal(INITIAL_SLOTS, self.seats_in_play())  # an eliminated seat gets no cards
+        for p in self.seats_in_play():
             peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
             table.knowledge.reveal(p, peeked)
             self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}",
@@ -350,7 +350,7 @@ class CardGameState:
             f"added {list(result.points_added)}; revealed {{cards}}",
         )
         config = self.config
-        if max(self.scores) >= config.target_score or config.single_round:
+        if self._round_ends_game() or config.single_round:
             self._end_game()
         elif config.max_rounds is not None and len(self.round_results) >= config.max_rounds:
             self.is_truncated = True
@@ -358,6 +358,11 @@ class CardGameState:
         else:
             self.round_index += 1
             self._start_round(None)
+
+    def _round_ends_game(self) -> bool:
+        """Whether the round just scored ends the game: by default once a cumulative
+        total reaches the target. A ruleset with an elimination variant eliminates here."""
+        return max(self.scores) >= self.config.target_score
 
     def _end_game(self) -> None:
         self.is_terminal = True

@@ -77,8 +77,8 @@ class KaboomObserver(TableObserver):
             v["power_slots"][row(seat, observer), slot] = 1
         for caller in state.callers:
             v["frozen"][row(caller, observer)] = 1
-        for seat in range(state.num_players):
-            if not state.in_play(seat):
+        for seat, out in enumerate(state.eliminated):
+            if out:
                 v["out"][row(seat, observer)] = 1
 
 

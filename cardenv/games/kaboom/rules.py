@@ -162,7 +162,7 @@ class KaboomState(CardGameState):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
         super().__init__(config, deck_with_jokers(), rng)
         self.starter = 0
-        # K-19: the round in which each player went out (None while in play).
+        # K-19: the round in which each eliminated player went out (ranks follow it).
         self.out_in_round: list[int | None] = [None] * self.num_players
         self._reset_round_fields()
         self._start_round(self._scenario(options))
@@ -188,22 +188,6 @@ class KaboomState(CardGameState):
         other.snap_selected = self.snap_selected.copy()
         other.out_in_round = self.out_in_round.copy()
 
-    # --- who takes part ---------------------------------------------------------------
-    def in_play(self, player: int) -> bool:
-        """K-19: whether ``player`` is still in the game."""
-        return self.out_in_round[player] is None
-
-    def players_in_play(self) -> list[int]:
-        return [p for p in range(self.num_players) if self.in_play(p)]
-
-    def next_in_play(self, player: int) -> int:
-        """The next seat clockwise from ``player`` that is still in the game."""
-        for step in range(1, self.num_players + 1):
-            seat = (player + step) % self.num_players
-            if self.in_play(seat):
-                return seat
-        raise AssertionError("nobody is in play")
-
     def is_frozen(self, player: int) -> bool:
         """K-14: a caller's cards are frozen."""
         return player in self.callers
@@ -218,24 +202,13 @@ class KaboomState(CardGameState):
         elif self.round_index == 0:  # K-09: a random first dealer; the next player starts
             self.starter = int(self.rng.integers(self.num_players))
         else:  # K-09: the dealer, and so the starter, moves one seat clockwise
-            self.starter = self.next_in_play(previous_starter)
+            self.starter = self.next_seat_in_play(previous_starter)
         self.turn_player = self.current_player = self.starter
         self.log("start", self.starter, text=f"starts round {self.round_index + 1}")
 
-    def _deal_round(self, layout: dict | None) -> None:
-        super()._deal_round(layout)
-        # K-19: a player out of the game gets no cards; theirs go back under the deck.
-        table = self.table
-        for p in range(self.num_players):
-            if not self.in_play(p) and table.hands[p]:
-                cards = table.cards_in_hand(p)
-                table.hands[p] = []
-                table.knowledge.forget(cards)
-                table.draw_pile[:0] = cards
-
     def _score_round(self, reason: str) -> KaboomRoundResult:
-        playing = self.players_in_play()
-        totals = [self.hand_total(p) if self.in_play(p) else 0 for p in range(self.num_players)]  # K-13a, K-16
+        playing = self.seats_in_play()
+        totals = [self.hand_total(p) for p in range(self.num_players)]  # K-13a: an empty hand is 0
         added = list(totals)
         for caller in self.callers:  # K-16
             own = totals[caller]
@@ -247,6 +220,38 @@ class KaboomState(CardGameState):
                 added[caller] -= CALL_BONUS
         return KaboomRoundResult(tuple(totals), tuple(added), self.callers[0] if self.callers else None, reason,
                                  tuple(self.callers))
+
+    def _round_ends_game(self) -> bool:
+        """K-18; K-19: with elimination, players at the target leave the game, which goes
+        on while two or more are left."""
+        if not self.config.elimination:
+            return super()._round_ends_game()
+        for p in self.seats_in_play():
+            if self.scores[p] >= self.config.target_score:
+                self.eliminate(p)
+                self.out_in_round[p] = self.round_index
+                self.log("out", p, text=f"reaches {self.scores[p]} and leaves the game")
+        return len(self.seats_in_play()) <= 1
+
+    def ranks(self) -> list[int]:
+        """K-18: lowest total first, equal totals share a rank. K-19: the players left
+        rank first, then those who went out later, each group by total."""
+        if not self.config.elimination:
+            return super().ranks()
+        keys = [self._elimination_key(p) for p in range(self.num_players)]
+        return [1 + sum(1 for other in keys if other < own) for own in keys]
+
+    def winners(self) -> list[int]:
+        if not self.config.elimination:
+            return super().winners()
+        keys = [self._elimination_key(p) for p in range(self.num_players)]
+        best = min(keys)
+        return [p for p, key in enumerate(keys) if key == best]
+
+    def _elimination_key(self, p: int) -> tuple[int, int, int]:
+        """Smaller is better: in play, then out in a later round, then a lower total."""
+        out = self.out_in_round[p]
+        return (0, 0, self.scores[p]) if out is None else (1, -out, self.scores[p])
 
     def _end_round(self, reason: str) -> None:
         super()._end_round(reason)
@@ -388,7 +393,7 @@ class KaboomState(CardGameState):
         a later call is that player's final turn."""
         if not self.callers:
             self._call(p, "KABOOM")
-            self.final_turns_left = len(self.players_in_play()) - 1
+            self.final_turns_left = len(self.seats_in_play()) - 1
         else:
             self.log("call", p, text="calls KABOOM too")
         self.callers.append(p)
@@ -442,7 +447,7 @@ class KaboomState(CardGameState):
         room for a penalty (K-13), clockwise from the player whose turn it is."""
         start = self.turn_player
         order = [(start + k) % self.num_players for k in range(self.num_players)]
-        players = [q for q in order if self.in_play(q) and self.own_slots(q)
+        players = [q for q in order if self.own_slots(q)
                    and self.room_for_penalties(q) >= PENALTY_ROOM]
         if not players or self.table.top_discard is None:
             self._end_turn()
@@ -508,7 +513,7 @@ class KaboomState(CardGameState):
         self.window = None
         p = self.turn_player
         if self._count_turn_and_continue(p):  # K-14, K-15a
-            self.turn_player = self.current_player = self.next_in_play(p)
+            self.turn_player = self.current_player = self.next_seat_in_play(p)
             self.phase = Phase.TURN
 
     # --- results -----------------------------------------------------------------------
