@@ -34,7 +34,7 @@ def random_step(env, rng) -> None:
         return
     legal = np.flatnonzero(obs["action_mask"])
     specs = env.unwrapped.action_table.specs
-    quiet = [a for a in legal if specs[a].kind not in ("call", "cut")]
+    quiet = [a for a in legal if specs[a].kind not in ("call", "cut", "kaboom")]
     if quiet and rng.random() < 0.97:
         legal = quiet
     env.step(int(legal[rng.integers(len(legal))]))
