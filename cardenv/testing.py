@@ -524,6 +524,12 @@ def _compare_decision_pair(game_a, observer, oracle: VisibilityOracle, seat: int
     history = history + [f"player_{actor}: A {game_a.action_name(decision_a)} / B {game_b.action_name(decision_b)}"]
     game_a.apply(decision_a)
     game_b.apply(decision_b)
+    # A decision of several steps (select slots, then confirm) is completed in each game
+    # by the same decider before anything is compared.
+    for game, steps in ((game_a, "A"), (game_b, "B")):
+        finishing = _finish_decision(game, actor, position, rng, choose, max_steps)
+        if finishing:
+            history.append(f"player_{actor} in {steps}: " + ", ".join(finishing))
     for _ in range(max_steps):
         still_open = [_open_undecided_window(game) for game in (game_a, game_b)]
         if not all(w is not None and w.players == players and w.players.index(w.current_player) > position
@@ -540,3 +546,17 @@ def _compare_decision_pair(game_a, observer, oracle: VisibilityOracle, seat: int
         game_b.apply(action)
     stats.ended["max_steps"] += 1
     return stats
+
+
+def _finish_decision(game, actor: int, position: int, rng: np.random.Generator, choose, max_steps: int) -> list[str]:
+    """Play ``actor``'s remaining steps of its window decision at ``position`` (none for
+    a one-step decision); returns their names."""
+    names = []
+    for _ in range(max_steps):
+        window = _open_undecided_window(game)
+        if window is None or window.current_player != actor or window.players.index(actor) != position:
+            break
+        action = choose(game, rng)
+        names.append(game.action_name(action))
+        game.apply(action)
+    return names

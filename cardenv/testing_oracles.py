@@ -120,3 +120,40 @@ class CutOracle(VisibilityOracle):
             claimed = decision[1] if len(decision) > 1 else before.table.hands[owner][spec.slot]
             claims.append((owner, spec.slot, claimed))
         return claims
+
+
+class KaboomOracle(VisibilityOracle):
+    """What a seat of "KABOOM" may know (docs/kaboom.md)."""
+
+    WINDOW_DECISIONS = ("pass", "snap_confirm")
+
+    def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
+        return occupied_cards(state, seat, PEEKED_SLOTS)  # K-09: own slots 2 and 3
+
+    def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
+        actor, spec = _actor_and_spec(before, action)
+        seen: set[int] = set()
+        if self._completes_window(before, spec.kind):
+            # K-12: when the last decision is in, every attempt resolves: a successful
+            # one goes face up onto the pile, a wrong or late one is shown to everyone
+            # and stays. Penalty cards are seen by nobody (K-13).
+            window = before.reaction_window
+            for player, attempt in window.attempts():
+                seen |= {card for _, card in attempt}
+            if spec.kind == "snap_confirm":
+                seen |= occupied_cards(before, actor, before.snap_selected)
+        if actor != seat:
+            return seen  # others' draws, looks and swaps show the seat no identity
+        if spec.kind == "look_own":  # K-05
+            seen |= occupied_cards(before, seat, [spec.slot])
+        elif spec.kind in ("look_other", "king_look"):  # K-06, K-08
+            seen |= occupied_cards(before, _target(before, seat, spec.offset), [spec.slot])
+        # The 6s and J/Q swap unseen (K-03, K-04, K-07); the black King's take and give
+        # move the card it saw and one nobody sees (K-08).
+        return seen
+
+    def _completes_window(self, before: CardGameState, kind: str) -> bool:
+        window = before.reaction_window
+        if kind not in self.WINDOW_DECISIONS or window is None or window.is_complete:
+            return False
+        return window.players.index(window.current_player) == len(window.players) - 1

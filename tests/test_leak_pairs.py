@@ -24,20 +24,24 @@ from cardenv.games.base import CardGameState
 from cardenv.games.cut import CutConfig, CutObserver, CutState
 from cardenv.games.cut import Phase as CutPhase
 from cardenv.games.observation import TableObserver
+from cardenv.games.kaboom import KaboomConfig, KaboomObserver, KaboomState
+from cardenv.games.kaboom import Phase as KaboomPhase
 from cardenv.games.onefifty import OneFiftyConfig, OneFiftyObserver, OneFiftyState
 from cardenv.games.onefifty import Phase as OneFiftyPhase
 from cardenv.testing import LeakPairStats, check_leak_pairs
-from cardenv.testing_oracles import CutOracle, OneFiftyOracle
+from cardenv.testing_oracles import CutOracle, KaboomOracle, OneFiftyOracle
 
 RULESETS = {
     "onefifty_v0": (OneFiftyConfig, OneFiftyState, OneFiftyObserver, OneFiftyOracle),
     "cut_v0": (CutConfig, CutState, CutObserver, CutOracle),
+    "kaboom_v0": (KaboomConfig, KaboomState, KaboomObserver, KaboomOracle),
 }
+WINDOW_RULESETS = ("cut_v0", "kaboom_v0")
 
 # The settings of every run below, the planted-leak tests included.
 PAIRS = 20
-DECISION_PAIRS = 10  # Cut! only: 150 has no reaction windows
-ROUND_ENDING_KINDS = ("call", "cut")
+DECISION_PAIRS = 10  # Cut! and KABOOM only: 150 has no reaction windows
+ROUND_ENDING_KINDS = ("call", "cut", "kaboom")
 
 
 def rarely_ending(state: CardGameState, rng: np.random.Generator) -> int:
@@ -59,7 +63,7 @@ def leak_pairs(ruleset: str, num_players: int, memory: str, seat: int, seed: int
     def new_state(options: dict, engine_seed: int) -> CardGameState:
         return state_class(config, np.random.default_rng(engine_seed), options)
 
-    has_windows = ruleset == "cut_v0"
+    has_windows = ruleset in WINDOW_RULESETS
     return check_leak_pairs(new_state, observer_class(config), oracle_class(), seat, np.random.default_rng(seed),
                             pairs=PAIRS * scale, decision_pairs=DECISION_PAIRS * scale if has_windows else 0,
                             choose=rarely_ending)
@@ -79,7 +83,7 @@ def assert_compared_enough(ruleset: str, num_players: int, stats: LeakPairStats,
     assert stats.compared_steps >= 12 * PAIRS * seats, stats
     assert stats.compared_masks >= 2 * PAIRS * seats, stats
     assert stats.ended["seat may know a differing card"] >= PAIRS * seats // 5, stats
-    if ruleset == "cut_v0":
+    if ruleset in WINDOW_RULESETS:
         assert stats.decision_pairs >= 0.8 * DECISION_PAIRS * seats, stats
         assert stats.window_steps >= 5 * PAIRS * seats, stats
         assert stats.ended["window complete"] >= 0.8 * DECISION_PAIRS * seats, stats
@@ -313,4 +317,110 @@ def test_planted_leak_pending_window_decision_is_caught(monkeypatch):
 
     monkeypatch.setattr(CutObserver, "_fill_ruleset_pieces", showing_decisions)
     report = assert_caught("cut_v0")
+    assert "decision pair" in report and "window_open" in report
+
+
+# --- KABOOM: snap windows and the black King's steps ---------------------------------------
+def test_kaboom_oracle_black_king_look_then_give_shows_the_third_players_card_to_nobody():
+    """K-08: the looker sees the card it looks at; the card it receives for it from a
+    third player is seen by nobody, nor is the card it gives when taking."""
+    hands = [["2S", "3S", "4S", "5S"], ["2H", "3H", "4H", "5H"], ["2D", "3D", "4D", "5D"]]
+    oracle = KaboomOracle()
+    for last_step, unseen in (("black K: give it to player +2 slot 0", (2, 0)),
+                              ("black K: take it, giving own slot 0", (0, 0))):
+        state = KaboomState(KaboomConfig(num_players=3), np.random.default_rng(0),
+                            {"hands": hands, "draw_pile": ["KS"], "starter": 0})
+        for name in ("draw", "discard drawn"):
+            state.apply(state.action_from_name(name))
+        before = state.clone()
+        look = state.action_from_name("black K: look at player +1 slot 1")
+        state.apply(look)
+        looked_at = before.table.hands[1][1]
+        assert oracle.newly_visible(before, look, state, 0) >= {looked_at}
+        assert looked_at not in oracle.newly_visible(before, look, state, 1)
+        before = state.clone()
+        last = state.action_from_name(last_step)
+        state.apply(last)
+        hidden = before.table.hands[unseen[0]][unseen[1]]
+        for seat in range(3):
+            assert hidden not in oracle.newly_visible(before, last, state, seat)
+
+
+def power_seeking(state: CardGameState, rng: np.random.Generator) -> int:
+    """Like ``rarely_ending``, but a drawn card is always discarded (so its power fires)
+    and optional powers are rarely declined: the black King's steps come up often."""
+    legal = state.legal_actions()
+    specs = state.action_table.specs
+    kinds = {specs[a].kind for a in legal}
+    if "discard" in kinds:
+        return state.action_table.first("discard")
+    if "decline" in kinds and len(legal) > 1 and rng.random() < 0.9:
+        legal = [a for a in legal if specs[a].kind != "decline"]
+    return rarely_ending_from(state, legal, rng)
+
+
+def rarely_ending_from(state: CardGameState, legal: list[int], rng: np.random.Generator) -> int:
+    specs = state.action_table.specs
+    going_on = [a for a in legal if specs[a].kind not in ROUND_ENDING_KINDS]
+    if going_on and rng.random() < 0.9:
+        legal = going_on
+    return legal[int(rng.integers(len(legal)))]
+
+
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+def test_kaboom_no_leak_through_powers_and_the_black_kings_steps(memory):
+    config = KaboomConfig(num_players=4, memory=memory)
+    king_phases = []
+
+    def new_state(options: dict, engine_seed: int) -> CardGameState:
+        return KaboomState(config, np.random.default_rng(engine_seed), options)
+
+    def choose(state, rng):
+        if state.phase in (KaboomPhase.KING_LOOK, KaboomPhase.KING_DECIDE):
+            king_phases.append(state.phase)
+        return power_seeking(state, rng)
+
+    total = LeakPairStats()
+    for seat in range(4):
+        total += check_leak_pairs(new_state, KaboomObserver(config), KaboomOracle(), seat,
+                                  np.random.default_rng(70 + seat), pairs=2 * PAIRS, decision_pairs=DECISION_PAIRS,
+                                  choose=choose)
+    assert total.compared_steps >= 12 * PAIRS * 4 and total.window_steps >= 5 * PAIRS * 4, total
+    # Each black King step seen here was compared between the two games of a pair.
+    assert king_phases.count(KaboomPhase.KING_DECIDE) >= 10, king_phases
+
+
+def test_planted_leak_kaboom_snap_mask_knowing_the_cards_is_caught(monkeypatch):
+    """K-11: every own card may be tried in a snap; a mask offering only the cards that
+    would qualify tells the player what it holds."""
+    original = KaboomState._fill_legal_mask
+
+    def knowing_mask(self, mask):
+        original(self, mask)
+        if self.phase == KaboomPhase.WINDOW:
+            table = self.table
+            top = int(table.card_types[self.window.trigger])
+            first = self.action_table.first("snap_select")
+            for s, card in enumerate(table.hands[self.current_player]):
+                if card >= 0 and RANK_OF[table.card_types[card]] != RANK_OF[top]:
+                    mask[first + s] = 0
+
+    monkeypatch.setattr(KaboomState, "_fill_legal_mask", knowing_mask)
+    report = assert_caught("kaboom_v0")
+    assert "action mask" in report and "snap select" in report
+
+
+def test_planted_leak_kaboom_pending_snap_is_caught(monkeypatch):
+    """K-12: nobody sees another's pending decision; an observation marking that an
+    earlier decider is snapping leaks it."""
+    original = KaboomObserver._fill_ruleset_pieces
+
+    def showing_decisions(self, state, observer, views):
+        original(self, state, observer, views)
+        window = state.window
+        if window is not None and any(d is not PASS for p, d in zip(window.players, window.decisions) if p != observer):
+            views["window_open"][0] = 0.5
+
+    monkeypatch.setattr(KaboomObserver, "_fill_ruleset_pieces", showing_decisions)
+    report = assert_caught("kaboom_v0")
     assert "decision pair" in report and "window_open" in report
