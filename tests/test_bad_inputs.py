@@ -19,18 +19,19 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardenv import cut_v0, onefifty_v0
+from cardenv import cut_v0, kaboom_v0, onefifty_v0
 from cardenv.core import validation
 from cardenv.core.cards import parse_card, parse_cards
 from cardenv.games.base import IllegalActionError, RoundGameConfig
 from cardenv.games.cut import CutConfig
+from cardenv.games.kaboom import KaboomConfig
 from cardenv.games.onefifty import OneFiftyConfig
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's illegal-move and dead-step warnings
 
-RULESETS = {"onefifty_v0": onefifty_v0, "cut_v0": cut_v0}
-CONFIGS = {"onefifty_v0": OneFiftyConfig(), "cut_v0": CutConfig()}
-NUM_PLAYERS = 4  # both rulesets' default
+RULESETS = {"onefifty_v0": onefifty_v0, "cut_v0": cut_v0, "kaboom_v0": kaboom_v0}
+CONFIGS = {"onefifty_v0": OneFiftyConfig(), "cut_v0": CutConfig(), "kaboom_v0": KaboomConfig()}
+NUM_PLAYERS = 4  # every ruleset's default
 
 # Four distinct hands of four cards each: a valid scenario to vary one key of at a time.
 HANDS = [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"], ["9S", "10S", "JS", "QS"], ["KS", "AH", "2H", "3H"]]
@@ -145,12 +146,21 @@ CUT_CONSTRUCTOR_CASES = [
     ("power_on_replace", "yes", TypeError),
     ("power_on_replace", 0, TypeError),
 ]
+KABOOM_CONSTRUCTOR_CASES = [
+    ("num_players", 9, ValueError),  # KABOOM takes 2 to 8 players (K-01)
+    ("elimination", "yes", TypeError),
+    ("elimination", 1, TypeError),
+    ("elimination", None, TypeError),
+]
+EXTRA_CONSTRUCTOR_CASES = {"cut_v0": CUT_CONSTRUCTOR_CASES, "kaboom_v0": KABOOM_CONSTRUCTOR_CASES}
 
 
 def constructor_cases():
     for ruleset in RULESETS:
-        extra = CUT_CONSTRUCTOR_CASES if ruleset == "cut_v0" else []
+        extra = EXTRA_CONSTRUCTOR_CASES.get(ruleset, [])
         for option, value, error in CONSTRUCTOR_CASES + extra:
+            if (option, value) == ("num_players", 7) and ruleset == "kaboom_v0":
+                continue  # seven players are valid in KABOOM; nine are tried instead
             yield pytest.param(ruleset, option, value, error, id=f"{ruleset}-{option}={value!r}")
 
 
@@ -261,9 +271,19 @@ RESET_CASES = [
 ]
 
 
+# KABOOM's deck holds the jokers (K-01): a joker is rejected only when named twice.
+KABOOM_RESET_CASES = [
+    options_case("joker twice", ValueError, lambda c: {"hands": with_card(3, 0, "RJ"), "draw_pile": ["RJ"]},
+                 lambda c: ("draw_pile[0]", "'RJ'")),
+]
+
+
 def reset_cases():
     for ruleset in RULESETS:
-        for case in RESET_CASES:
+        cases = RESET_CASES
+        if ruleset == "kaboom_v0":
+            cases = [case for case in RESET_CASES if case.label != "card joker"] + KABOOM_RESET_CASES
+        for case in cases:
             yield pytest.param(ruleset, case, id=f"{ruleset}-{case.label}")
 
 
