@@ -564,3 +564,43 @@ def test_k19_the_last_player_left_wins_and_ranks_follow_the_order_of_leaving():
     quiet_turn(state)  # player 2's 2 brings it to 101: both leave together
     assert state.is_terminal and state.eliminated == [True, False, True]
     assert state.winners() == [1] and state.ranks() == [3, 1, 2]
+
+
+# --- docs/kaboom.md, "Worked example" ----------------------------------------------------------------
+
+WORKED_EXAMPLE = {
+    "hands": [["9S", "KH", "2C", "5D"], ["QH", "8C", "9D", "AS"], ["3S", "7H", "10C", "KS"]],
+    "draw_pile": ["9H", "4D", "AH", "AD", "KC", "2S", "3C"],
+    "starter": 0,
+}
+WORKED_STEPS = [
+    # 1. player_0 discards 9H, looks at player_1's slot 0; the window on 9H.
+    "draw", "discard drawn", "9/10: look at player +1 slot 0",
+    "snap select own slot 0", "snap confirm",  # player_0: 9S, never seen (right)
+    "snap select own slot 2", "snap confirm",  # player_1: 9D, same colour (wrong)
+    "pass",  # player_2
+    # 2. the window on 9S: player_1 snaps its shown 9D; then the window on 9D.
+    "pass", "snap select own slot 2", "snap confirm", "pass",
+    "pass", "pass", "pass",
+    # 3. player_1 puts AD in slot 1; 8C goes face up without power.
+    "draw", "put drawn into slot 1", "pass", "pass", "pass",
+    # 4. player_2 discards the black King, looks at player_1's AD and takes it.
+    "draw", "discard drawn", "black K: look at player +2 slot 1", "black K: take it, giving own slot 1",
+    "pass", "pass", "pass",
+    # 5. player_0 calls KABOOM; players 1 and 2 take their final turns.
+    "call KABOOM",
+    "draw", "discard drawn", "pass", "pass",
+    "draw", "discard drawn", "pass", "pass",
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_worked_example_in_the_docs_holds_whatever_the_resolution_order(seed):
+    state = KaboomState(KaboomConfig(num_players=3, single_round=True), np.random.default_rng(seed), WORKED_EXAMPLE)
+    act(state, *WORKED_STEPS[:8])
+    assert slot_names(state, 0) == ["--", "KH", "2C", "5D"]
+    assert slot_names(state, 1) == ["QH", "8C", "9D", "AS", "4D", "AH"]
+    act(state, *WORKED_STEPS[8:])
+    assert state.is_terminal
+    result = state.round_results[0]
+    assert result.hand_totals == (5, 23, 24) and result.points_added == (-5, 23, 24) and result.callers == (0,)
