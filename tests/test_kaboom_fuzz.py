@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cardenv.core.table import EMPTY
-from cardenv.games.kaboom import KaboomConfig, KaboomObserver, KaboomState, Phase
+from cardenv.games.kaboom import KaboomConfig, KaboomObserver, KaboomState, Phase, snaps_onto
 from cardenv.testing import check_invariants, check_legal_actions_apply, check_no_leak, play_random
 
 _POINTS_BY_NAME = {"KH": -2, "KD": -2, "RJ": 0, "BJ": 0}
@@ -119,6 +119,21 @@ def patient_choice(state: KaboomState, rng: np.random.Generator) -> int:
     return legal[int(rng.integers(len(legal)))]
 
 
+def knowing_choice(state: KaboomState, rng: np.random.Generator) -> int:
+    """Snaps every own card that qualifies (read from the engine: a fuzzer may cheat), so
+    races, late snaps, chains and multi-card snaps are frequent; otherwise patient."""
+    at = state.action_table
+    if state.phase == Phase.WINDOW and rng.random() < 0.7:
+        table = state.table
+        top = int(table.card_types[state.window.trigger])
+        for s in state.own_slots(state.current_player):
+            if s not in state.snap_selected and snaps_onto(int(table.card_types[table.card_at(state.current_player, s)]), top):
+                return at.id("snap_select", s)
+        if state.snap_selected:
+            return at.first("snap_confirm")
+    return patient_choice(state, rng)
+
+
 def random_config(rng: np.random.Generator) -> KaboomConfig:
     return KaboomConfig(
         num_players=int(rng.integers(2, 9)),
@@ -133,7 +148,8 @@ def random_config(rng: np.random.Generator) -> KaboomConfig:
 
 
 def play_fuzzed_game(seed: int, per_step=None, observe: bool = True) -> RecordingKaboomState:
-    """One full game; every fifth is played patiently (long rounds), the rest uniformly."""
+    """One full game; every fifth is played patiently (long rounds), every fifth snapping
+    whatever qualifies, the rest uniformly."""
     rng = np.random.default_rng(seed)
     config = random_config(rng)
     state = RecordingKaboomState(config, np.random.default_rng(seed + 10_000))
@@ -148,7 +164,8 @@ def play_fuzzed_game(seed: int, per_step=None, observe: bool = True) -> Recordin
         if per_step is not None:
             per_step(current, observer, rng)
 
-    play_random(state, rng, on_step, choose=patient_choice if seed % 5 == 0 else None)
+    choose = {0: patient_choice, 2: knowing_choice}.get(seed % 5)
+    play_random(state, rng, on_step, choose=choose)
     assert state.is_terminal
     check_round_scores(state)
     return state
@@ -174,7 +191,7 @@ EVERY_KIND = ("black six", "red six", "look own", "look other", "blind swap", "k
 def test_fuzz_games():
     reasons, kinds = fuzz(range(150))
     assert {"the final lap after the call is over", "the turn cap was reached"} <= set(reasons)
-    for kind in ("snap", "wrong snap", "penalty", "king look", "blind swap"):
+    for kind in ("snap", "wrong snap", "late snap", "penalty", "king look", "blind swap"):
         assert kinds.get(kind, 0) > 0, kind
 
 

@@ -35,6 +35,8 @@ class OneFiftyHeuristic(Agent):
     name = "heuristic"
     call_kinds = ("call",)
     type_points = _TYPE_POINTS  # points of each of the 52 card types under this ruleset
+    type_rank = _TYPE_RANK  # rank of each of those card types
+    points_scale = MAX_CARD_POINTS  # an observation's points piece × this = the points
 
     # Margins in points. A swap into an unknown slot also turns an unknown card into a
     # known one, so it needs a smaller sure gain than the raw expectation suggests.
@@ -102,7 +104,7 @@ class OneFiftyHeuristic(Agent):
         shown = v["slot_known"] > 0.5
         knowers = v["slot_known_by"] > 0.5
         rank = np.argmax(v["slot_rank"], axis=-1)
-        points = np.rint(v["slot_points"] * MAX_CARD_POINTS).astype(np.int64)
+        points = np.rint(v["slot_points"] * self.points_scale).astype(np.int64)
         still_valid = (present & (self.mem_rank >= 0) & knowers[:, :, 0]
                        & np.all(knowers == self.mem_knowers, axis=-1))
         self.mem_rank = np.where(shown, rank, np.where(still_valid, self.mem_rank, -1))
@@ -117,7 +119,7 @@ class OneFiftyHeuristic(Agent):
         # Remembered cards the observation no longer shows are accounted for by memory.
         remembered = (self.mem_rank >= 0) & ~self._shown
         for r, s in zip(*np.nonzero(remembered)):
-            candidates = np.flatnonzero(unseen & (_TYPE_RANK == self.mem_rank[r, s])
+            candidates = np.flatnonzero(unseen & (self.type_rank == self.mem_rank[r, s])
                                         & (self.type_points == self.mem_points[r, s]))
             if len(candidates):
                 unseen[candidates[0]] = False
