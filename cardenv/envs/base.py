@@ -8,6 +8,7 @@ rendering) lives here once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -263,7 +264,32 @@ class CardGameEnv(AECEnv):
         pass
 
 
-class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+# What the AEC loop reads on every step. Every wrapper layer forwards these to the raw
+# env; PettingZoo's wrappers do it through ``__getattr__`` (a failed lookup, a name check
+# and a getattr per layer per read), which costs a large share of an env() step.
+_RAW_ENV_ATTRIBUTES = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos",
+                       "_cumulative_rewards")
+
+
+class ReadsRawEnv:
+    """Wrapper mixin: the AEC bookkeeping is read straight from the raw env (the same
+    values the ``__getattr__`` chain would return). A read that fails (before the first
+    reset) still goes to the wrapper's ``__getattr__``, with its error message."""
+
+    def __init__(self, env: AECEnv, *args: Any, **kwargs: Any):
+        super().__init__(env, *args, **kwargs)
+        self._raw = env.unwrapped
+
+
+for _name in _RAW_ENV_ATTRIBUTES:
+    setattr(ReadsRawEnv, _name, property(attrgetter(f"_raw.{_name}")))
+
+
+class TerminateIllegalWrapper(ReadsRawEnv, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's wrapper, reading the AEC bookkeeping straight from the raw env."""
+
+
+class OrderEnforcingWrapper(ReadsRawEnv, wrappers.OrderEnforcingWrapper):
     """PettingZoo's order enforcer with two changes: a reset() that raises does not
     count as a reset (PettingZoo's marks the env as reset before trying, so a later
     step() would fail with an AttributeError deep inside), and once every agent is done
@@ -284,7 +310,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             raise
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self.unwrapped._require_agents("last()")
+        self._raw._require_agents("last()")
         return super().last(observe)
 
     def __str__(self) -> str:
@@ -292,7 +318,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
-class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+class AssertOutOfBoundsWrapper(ReadsRawEnv, wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's bounds check, with a message that names the bad action: a
     non-integer is the raw env's TypeError, an id out of range an AssertionError (the
     classic wrappers' convention) saying which ids exist. It replaces the parent's check
@@ -302,7 +328,7 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         agent = self.agent_selection
         done = self.terminations.get(agent, False) or self.truncations.get(agent, False)
         if action is not None or not done:
-            action = self.unwrapped.action_id_of(action)
+            action = self._raw.action_id_of(action)
             num_actions = self.action_space(agent).n
             if not 0 <= action < num_actions:
                 raise AssertionError(f"action {action} is out of range: action ids are 0 to {num_actions - 1}")
@@ -312,7 +338,7 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
 def wrap(raw: CardGameEnv) -> AECEnv:
     """The PettingZoo classic wrappers: an illegal action ends the game with -1 for the
     player who made it; out-of-range actions raise; the AEC call order is enforced."""
-    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = TerminateIllegalWrapper(raw, illegal_reward=-1)
     env = AssertOutOfBoundsWrapper(env)
     return OrderEnforcingWrapper(env)
 
