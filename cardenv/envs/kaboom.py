@@ -16,7 +16,7 @@ class raw_env(CardGameEnv):
     agent is terminated while the others play on), ``max_hand_slots`` (8: a snap
     attempt is legal only while two penalty cards fit after the hand's last card, K-13),
     ``max_rounds`` (100: the episode is truncated after this many rounds; None for no
-    limit), ``recent_events`` (12).
+    limit), ``recent_events`` (8).
     """
 
     metadata = {**CardGameEnv.metadata, "name": "kaboom_v0"}

@@ -32,6 +32,9 @@ _event_clock = attrgetter("clock")
 DRAW_PILE_LOOKAHEAD = 4
 """How many of the next draw-pile cards the global state shows, in order."""
 
+MAX_CACHED_EVENTS = 50_000
+"""The most events whose encoding an observer keeps (it starts afresh past this)."""
+
 
 class TableObserver:
     """Writes one configuration's observations through views made once (slicing fresh
@@ -59,6 +62,7 @@ class TableObserver:
         self.copies = copies_per_type(self.deck)[: self.num_types]
         self.max_card_points = int(self.points[: self.num_types].max())
         self.min_card_points = min(0, int(self.points[: self.num_types].min()))
+        self._scaled_points = self.points / self.max_card_points  # the *_points pieces' values
         implied = self.state_class.implied_event_kinds
         self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
@@ -86,10 +90,13 @@ class TableObserver:
         self._slots = np.full((config.num_players, config.max_hand_slots), EMPTY, dtype=np.int64)
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
+        # id(event) -> (event, its encoding): events never change, and every copy of a
+        # game shares the events of their common history, so each is encoded once.
+        self._event_codes: dict[int, tuple] = {}
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for scratch in ("_slots", "_buffer", "_views"):
+        for scratch in ("_slots", "_buffer", "_views", "_event_codes"):
             del state[scratch]
         return state
 
@@ -243,7 +250,7 @@ class TableObserver:
             hand = table.hands[p]
             slots[r, : len(hand)] = hand
         present = slots != EMPTY
-        cards = np.where(present, slots, 0)
+        cards = np.maximum(slots, 0)  # an empty slot reads card 0; ``present`` masks it
         shown_cards = knowledge.shown_to(observer, config.memory)
         shown = shown_cards[cards] & present
 
@@ -254,7 +261,7 @@ class TableObserver:
         v["slot_rank"][rows, cols, RANK_OF[shown_types]] = 1
         if self.shows_colour:
             v["slot_red"][rows, cols] = IS_RED[shown_types]
-        v["slot_points"][rows, cols] = points[shown_types] / top_points
+        v["slot_points"][rows, cols] = self._scaled_points[shown_types]
         known_by = knowledge.known[seats][:, cards]  # knower × seat × slot
         v["slot_known_by"][:] = known_by.transpose(1, 2, 0) & present[:, :, None]
 
@@ -303,22 +310,26 @@ class TableObserver:
         what everyone saw goes in: kinds, actors, places, and cards shown face up; the
         kinds the rules imply (``implied_event_kinds``) are left out.
 
-        Written as flat indices into the buffer: one fancy write for every 1 and one
-        accumulation for the face-up counts (per-event slicing costs more than this)."""
+        Written as flat indices into the buffer, from each event's encoding (made once,
+        :meth:`_encode_event`): one fancy write for every 1 and one for the face-up
+        counts (per-event slicing costs more than this)."""
         config = self.config
         capacity, n, num_slots = config.recent_events, config.num_players, config.max_hand_slots
         events = state.events
         # Events are in clock order: the new ones are a suffix.
         first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
         oldest = first_new if config.memory == "none" else 0  # older events are the agent's to remember
-        kind_at, actor_at, places_at, rank_at, suit_at = self._event_starts
-        num_kinds, kind_index, num_ranks = len(self.shown_event_kinds), self.kind_index, self.num_ranks
-        ones, face_up, ranks, suits, colours = [], [], [], [], []
-        colour_at = self._event_colour_start if self.shows_colour else 0
+        kind_at, actor_at, places_at = self._event_starts[:3]
+        num_kinds = len(self.shown_event_kinds)
+        codes = self._event_codes
+        ones, face_at, face_values = [], [], []
         row = new = 0
         for index in range(len(events) - 1, oldest - 1, -1):
             event = events[index]
-            kind = kind_index.get(event.kind)
+            code = codes.get(id(event))
+            if code is None or code[0] is not event:
+                code = self._encode_event(event)
+            _, kind, face = code
             if kind is None:
                 continue
             if index >= first_new:
@@ -332,23 +343,45 @@ class TableObserver:
                 ones.append(actor_at + row * n + (event.player - observer) % n)
             for seat, slot in event.places:
                 ones.append(places_at + (row * n + (seat - observer) % n) * num_slots + slot)
-            for card_type in event.face_up_types:
-                face_up.append(card_type)
-                ranks.append(rank_at + row * num_ranks + (card_type >> 2))
-                suits.append(suit_at + row * NUM_SUITS + (card_type & 3))
-                colours.append(colour_at + row * 2 + int(IS_RED[card_type]))
+            for start, width, value in face:
+                face_at.append(start + row * width)
+                face_values.append(value)
             row += 1
         buffer = self._buffer
         buffer[ones] = 1
-        if face_up:
-            # Counts: one event may show several cards of a rank or a suit. A joker's
-            # suit entry gets weight 0 (it has none).
-            np.add.at(buffer, ranks, self._rank_weight[face_up])
-            np.add.at(buffer, suits, self._suit_weight[face_up])
-            if self.shows_colour:
-                np.add.at(buffer, colours, self._colour_weight[face_up])
+        if face_at:
+            buffer[face_at] = face_values  # no two entries share an index: rows differ
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
+
+    def _encode_event(self, event) -> tuple:
+        """``(event, kind index or None, face-up entries)`` of one event, kept for reuse.
+
+        The face-up entries are ``(piece start + index, row width, value)`` of the first
+        row, per rank, suit (and colour) of the cards shown face up: counts, since one
+        event may show several cards of a rank or a suit, each card weighing 1 / the
+        copies of its rank (suit, colour) in the deck; a joker has no suit. The values
+        are summed in float32 card by card, in the event's order."""
+        kind = self.kind_index.get(event.kind)
+        face: tuple = ()
+        if kind is not None and event.face_up_types:
+            rank_at, suit_at = self._event_starts[3:]
+            pieces = [(rank_at, self.num_ranks, RANK_OF, self._rank_weight),
+                      (suit_at, NUM_SUITS, np.arange(self.num_types) & 3, self._suit_weight)]
+            if self.shows_colour:
+                pieces.append((self._event_colour_start, 2, IS_RED.astype(np.int64), self._colour_weight))
+            entries = []
+            for start, width, index_of, weight in pieces:
+                counts = np.zeros(width, dtype=np.float32)
+                for card_type in event.face_up_types:
+                    counts[index_of[card_type]] += weight[card_type]
+                entries += [(start + int(i), width, float(counts[i])) for i in np.flatnonzero(counts)]
+            face = tuple(entries)
+        code = (event, kind, face)
+        if len(self._event_codes) >= MAX_CACHED_EVENTS:
+            self._event_codes.clear()
+        self._event_codes[id(event)] = code
+        return code
 
     # --- the global state -----------------------------------------------------------------
     def encode_state(self, state: CardGameState, out: np.ndarray | None = None) -> np.ndarray:
