@@ -63,31 +63,44 @@ class TableObserver:
         self.max_card_points = int(self.points[: self.num_types].max())
         self.min_card_points = min(0, int(self.points[: self.num_types].min()))
         self._scaled_points = self.points / self.max_card_points  # the *_points pieces' values
+        self._one_copy_each = bool(np.all(self.copies == 1))
         implied = self.state_class.implied_event_kinds
         self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
-        # Per card type, what one face-up card adds to its event's rank and suit entries.
-        types = np.arange(self.num_types)
-        rank_copies = np.bincount(RANK_OF[types], weights=self.copies, minlength=self.num_ranks)
-        is_standard = types < NUM_STANDARD_TYPES
-        suit_copies = np.bincount(types[is_standard] & 3, weights=self.copies[is_standard], minlength=NUM_SUITS)
-        self._rank_weight = (1.0 / rank_copies[RANK_OF[types]]).astype(np.float32)
-        self._suit_weight = np.where(is_standard, 1.0 / suit_copies[types & 3], 0.0).astype(np.float32)
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
         pieces = self.layout.pieces
         self._event_starts = tuple(pieces[name].start for name in (
             "event_kind", "event_actor", "event_places", "event_face_up_rank", "event_face_up_suit"))
-        if self.shows_colour:
-            colour_copies = np.bincount(IS_RED[types].astype(np.int64), weights=self.copies, minlength=2)
-            self._colour_weight = (1.0 / colour_copies[IS_RED[types].astype(np.int64)]).astype(np.float32)
-            self._event_colour_start = pieces["event_face_up_colour"].start
+        # Per card type, what one face-up card adds to an event row: (index in the first
+        # row, row width, weight) for its rank, suit (a joker has none) and colour, each
+        # weighing 1 / the copies of that rank (suit, colour) in the deck.
+        types = np.arange(self.num_types)
+        is_standard = types < NUM_STANDARD_TYPES
+        red = IS_RED[types].astype(np.int64)
+        rank_copies = np.bincount(RANK_OF[types], weights=self.copies, minlength=self.num_ranks)
+        suit_copies = np.bincount(types[is_standard] & 3, weights=self.copies[is_standard], minlength=NUM_SUITS)
+        colour_copies = np.bincount(red, weights=self.copies, minlength=2)
+        rank_weight = (1.0 / rank_copies[RANK_OF[types]]).astype(np.float32)
+        suit_weight = np.where(is_standard, 1.0 / suit_copies[types & 3], 0.0).astype(np.float32)
+        colour_weight = (1.0 / colour_copies[red]).astype(np.float32)
+        rank_at, suit_at = self._event_starts[3:]
+        colour_at = pieces["event_face_up_colour"].start if self.shows_colour else None
+        self._face_up_entries = []
+        for t in range(self.num_types):
+            entries = [(rank_at + int(RANK_OF[t]), self.num_ranks, rank_weight[t])]
+            if suit_weight[t]:
+                entries.append((suit_at + (t & 3), NUM_SUITS, suit_weight[t]))
+            if colour_at is not None:
+                entries.append((colour_at + int(IS_RED[t]), 2, colour_weight[t]))
+            self._face_up_entries.append(tuple(entries))
         self._make_buffers()
 
     def _make_buffers(self) -> None:
         config = self.config
         self._slots = np.full((config.num_players, config.max_hand_slots), EMPTY, dtype=np.int64)
+        self._empty_row = [EMPTY] * config.max_hand_slots
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
         # id(event) -> (event, its encoding): events never change, and every copy of a
@@ -96,7 +109,7 @@ class TableObserver:
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for scratch in ("_slots", "_buffer", "_views", "_event_codes"):
+        for scratch in ("_slots", "_empty_row", "_buffer", "_views", "_event_codes"):
             del state[scratch]
         return state
 
@@ -245,10 +258,12 @@ class TableObserver:
         seats = [(observer + r) % n for r in range(n)]
 
         slots = self._slots
-        slots[:] = EMPTY
-        for r, p in enumerate(seats):
+        every_slot: list[int] = []  # seat by seat, padded with EMPTY: one write
+        for p in seats:
             hand = table.hands[p]
-            slots[r, : len(hand)] = hand
+            every_slot += hand
+            every_slot += self._empty_row[len(hand):]
+        slots.reshape(-1)[:] = every_slot
         present = slots != EMPTY
         cards = np.maximum(slots, 0)  # an empty slot reads card 0; ``present`` masks it
         shown_cards = knowledge.shown_to(observer, config.memory)
@@ -290,7 +305,10 @@ class TableObserver:
             v["current_player"][(me - observer) % n] = 1
         self._fill_ruleset_pieces(state, observer, v)
         self._fill_turn_pieces(state, observer, v)
-        v["accounted"][:] = np.bincount(types[accounted], minlength=self.num_types) / self.copies
+        if self._one_copy_each:
+            v["accounted"][types[accounted]] = 1
+        else:
+            v["accounted"][:] = np.bincount(types[accounted], minlength=self.num_types) / self.copies
         self._fill_events(state, observer, v)
 
     def _fill_turn_pieces(self, state: CardGameState, observer: int | None, v: dict[str, np.ndarray]) -> None:
@@ -357,26 +375,19 @@ class TableObserver:
     def _encode_event(self, event) -> tuple:
         """``(event, kind index or None, face-up entries)`` of one event, kept for reuse.
 
-        The face-up entries are ``(piece start + index, row width, value)`` of the first
-        row, per rank, suit (and colour) of the cards shown face up: counts, since one
-        event may show several cards of a rank or a suit, each card weighing 1 / the
-        copies of its rank (suit, colour) in the deck; a joker has no suit. The values
-        are summed in float32 card by card, in the event's order."""
+        The face-up entries are ``(index in the first row, row width, value)`` per rank,
+        suit (and colour) of the cards shown face up: counts, since one event may show
+        several cards of a rank or a suit, each card weighing 1 / the copies of its rank
+        (suit, colour) in the deck. The values are float32 sums, card by card in the
+        event's order."""
         kind = self.kind_index.get(event.kind)
         face: tuple = ()
         if kind is not None and event.face_up_types:
-            rank_at, suit_at = self._event_starts[3:]
-            pieces = [(rank_at, self.num_ranks, RANK_OF, self._rank_weight),
-                      (suit_at, NUM_SUITS, np.arange(self.num_types) & 3, self._suit_weight)]
-            if self.shows_colour:
-                pieces.append((self._event_colour_start, 2, IS_RED.astype(np.int64), self._colour_weight))
-            entries = []
-            for start, width, index_of, weight in pieces:
-                counts = np.zeros(width, dtype=np.float32)
-                for card_type in event.face_up_types:
-                    counts[index_of[card_type]] += weight[card_type]
-                entries += [(start + int(i), width, float(counts[i])) for i in np.flatnonzero(counts)]
-            face = tuple(entries)
+            sums: dict[tuple[int, int], np.float32] = {}
+            for card_type in event.face_up_types:
+                for at, width, weight in self._face_up_entries[card_type]:
+                    sums[at, width] = sums.get((at, width), np.float32(0)) + weight
+            face = tuple((at, width, float(value)) for (at, width), value in sums.items())
         code = (event, kind, face)
         if len(self._event_codes) >= MAX_CACHED_EVENTS:
             self._event_codes.clear()
