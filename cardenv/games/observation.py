@@ -95,6 +95,9 @@ class TableObserver:
             if colour_at is not None:
                 entries.append((colour_at + int(IS_RED[t]), 2, colour_weight[t]))
             self._face_up_entries.append(tuple(entries))
+        # An event showing one card (most do) adds each weight once.
+        self._face_up_entries_of_one = [tuple((at, width, float(weight)) for at, width, weight in entries)
+                                        for entries in self._face_up_entries]
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -382,7 +385,9 @@ class TableObserver:
         event's order."""
         kind = self.kind_index.get(event.kind)
         face: tuple = ()
-        if kind is not None and event.face_up_types:
+        if kind is not None and len(event.face_up_types) == 1:
+            face = self._face_up_entries_of_one[event.face_up_types[0]]
+        elif kind is not None and event.face_up_types:
             sums: dict[tuple[int, int], np.float32] = {}
             for card_type in event.face_up_types:
                 for at, width, weight in self._face_up_entries[card_type]:
