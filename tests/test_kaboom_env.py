@@ -228,3 +228,29 @@ def test_docs_tables_are_generated_from_the_code_and_cite_every_rule():
     assert _generated_block(text, "actions").endswith(env.action_table.markdown())
     for rule in range(1, 20):
         assert f"K-{rule:02d}" in text
+
+
+@pytest.mark.parametrize("elimination", [False, True])
+def test_single_seat_training_view(elimination):
+    """What ``cardenv train kaboom_v0`` trains on: Gymnasium's checks pass, and with
+    elimination a learner that leaves the game ends its episode (K-19)."""
+    from gymnasium.utils.env_checker import check_env
+
+    from cardenv.train import SingleSeatEnv
+
+    kwargs = {"elimination": True, "target_score": 30} if elimination else {}
+    check_env(SingleSeatEnv("kaboom_v0", "random_no_call", kwargs), skip_render_check=True)
+    env = SingleSeatEnv("kaboom_v0", "random", kwargs)
+    rng = np.random.default_rng(0)
+    left_early = 0
+    for episode in range(8):
+        env.reset(seed=episode)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+        state = env.env.game
+        assert state.is_terminal or state.eliminated[env.learner_seat]
+        left_early += not state.is_terminal
+    assert (left_early > 0) == elimination

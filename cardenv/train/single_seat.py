@@ -83,7 +83,7 @@ class SingleSeatEnv(gym.Env):
 
     def step(self, action):
         state = self.env.game
-        if state.is_terminal or self._ended_by_illegal_action:
+        if state.is_terminal or self._ended_by_illegal_action or state.eliminated[self.learner_seat]:
             raise RuntimeError("step() after the episode ended; call reset()")
         if not state.is_legal(int(action)):
             self._ended_by_illegal_action = True
@@ -93,7 +93,8 @@ class SingleSeatEnv(gym.Env):
         self.env.step(int(action))
         reward = float(self.env.rewards[learner])
         reward += self._play_others()
-        terminated = state.is_terminal and not state.is_truncated
+        # A learner whose seat left the game (an elimination variant) is done.
+        terminated = (state.is_terminal and not state.is_truncated) or state.eliminated[self.learner_seat]
         truncated = bool(state.is_truncated)
         info = {"learner_seat": self.learner_seat}
         if state.is_terminal:
@@ -104,7 +105,8 @@ class SingleSeatEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         state = self.env.game
-        if state.is_terminal or self._ended_by_illegal_action or state.current_player != self.learner_seat:
+        if (state.is_terminal or self._ended_by_illegal_action or state.current_player != self.learner_seat
+                or state.eliminated[self.learner_seat]):
             return np.zeros(self.action_space.n, dtype=bool)
         return state.legal_action_mask().astype(bool)
 
@@ -115,12 +117,18 @@ class SingleSeatEnv(gym.Env):
 
     # --- helpers --------------------------------------------------------------------------
     def _play_others(self) -> float:
-        """Let the other seats act until the learner is to act or the game is over; return
-        the learner's rewards from those steps."""
+        """Let the other seats act until the learner is to act, has left the game or the
+        game is over; return the learner's rewards from those steps. Agents of seats that
+        left the game take their one None step (PettingZoo's dead-step protocol)."""
         env, state = self.env, self.env.game
         learner = env.possible_agents[self.learner_seat]
         reward = 0.0
-        while not state.is_terminal and state.current_player != self.learner_seat:
+        while not state.is_terminal and not state.eliminated[self.learner_seat]:
+            if env.terminations[env.agent_selection]:
+                env.step(None)  # a seat that left the game
+                continue
+            if state.current_player == self.learner_seat:
+                break
             seat = state.current_player
             agent = self._agents_by_seat[seat]
             env.step(agent.act(observation_for(agent, env, seat), state, seat))
