@@ -1,7 +1,7 @@
 """The ``cardenv`` command (also ``python -m cardenv``).
 
-Subcommands: ``eval`` (tournaments with confidence intervals), ``replay`` (check and show
-a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user error
+Subcommands: ``eval`` (tournaments with confidence intervals), ``play`` (a person at one
+seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user error
 (an unknown ruleset or agent, a bad option) is one line on stderr, exit status 2.
 """
 
@@ -18,6 +18,7 @@ cardenv: multi-agent RL environments for card games of hidden and remembered inf
 
   cardenv eval onefifty_v0 --agent heuristic --field random_no_call --games 400
   cardenv eval cut_v0 --agent ismcts:50 --field heuristic --save-games games/
+  cardenv play onefifty_v0 --seat 0 --opponents heuristic,heuristic,ismcts --seed 3
   cardenv replay games/game_00000.json --viewer player_1
   cardenv train onefifty_v0 --total-timesteps 100000
 """
@@ -169,6 +170,46 @@ def _run_eval(args) -> int:
     return 0
 
 
+# --- play ----------------------------------------------------------------------------------
+def _add_play(sub) -> None:
+    p = sub.add_parser(
+        "play", help="play one seat yourself in the terminal against agents",
+        description="Play a game at one seat against agents. Each decision shows the table as your seat sees it, "
+                    "what happened since your last decision, and your legal choices; answer with a number or "
+                    "a (unique start of a) name, ? for help, q to quit.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("ruleset", help="e.g. onefifty_v0, cut_v0")
+    p.add_argument("--seat", type=_seed, default=0, help="your seat (0 plays first in the first round's order)")
+    p.add_argument("--opponents", default="heuristic",
+                   help="one agent spec for every other seat, or one per other seat separated by commas "
+                        "(e.g. heuristic,heuristic,ismcts)")
+    p.add_argument("--seed", type=_seed, default=None, help="seed of the game (default: a fresh one)")
+    p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
+                   help="env option, e.g. num_players=3 (repeatable)")
+    p.add_argument("--ascii", action="store_true", help="plain ASCII card names, no colour")
+    p.add_argument("--save", metavar="FILE", help="write the game record to FILE (see cardenv replay)")
+
+
+def _run_play(args) -> int:
+    from cardenv.agents.registry import ruleset_info
+    from cardenv.play import CardStyle, play
+
+    env_kwargs = check_env(args.ruleset, args.env_arg)
+    n = ruleset_info(args.ruleset, **env_kwargs).num_players
+    if args.seat >= n:
+        raise UsageError(f"--seat must be a seat from 0 to {n - 1} for {args.ruleset} with {n} players, "
+                         f"got {args.seat}")
+    opponents = args.opponents.split(",")
+    check_specs(opponents)
+    if len(opponents) == 1:
+        opponents = opponents * (n - 1)
+    if len(opponents) != n - 1:
+        raise UsageError(f"--opponents needs 1 spec or {n - 1} comma-separated specs for {args.ruleset} with "
+                         f"{n} players, got {args.opponents!r}")
+    return play(args.ruleset, args.seat, opponents, args.seed, env_kwargs,
+                style=CardStyle.for_stream(sys.stdout, args.ascii), save=args.save)
+
+
 # --- replay --------------------------------------------------------------------------------
 def _add_replay(sub) -> None:
     p = sub.add_parser(
@@ -263,14 +304,15 @@ def _run_train(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": _run_eval, "replay": _run_replay, "train": _run_train}
+COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="cardenv", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cardenv {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,replay,train}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train}", parser_class=_Parser)
     _add_eval(sub)
+    _add_play(sub)
     _add_replay(sub)
     _add_train(sub)
     args = parser.parse_args(argv)
