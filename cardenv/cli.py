@@ -223,6 +223,9 @@ def _add_replay(sub) -> None:
     p.add_argument("--step", action="store_true",
                    help="show the table after every decision and wait for Enter (q to stop)")
     p.add_argument("--check-only", action="store_true", help="only check the record; print one line")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="also write one self-contained HTML page of the game: cards drawn, step forward and "
+                        "back, switch the viewing seat (no network access needed)")
 
 
 def _viewer_seat(text: str | None, num_players: int) -> int | None:
@@ -272,6 +275,11 @@ def _run_replay(args) -> int:
     except RecordError as error:
         raise UsageError(f"{args.record}: {error}") from None
     print(f"{args.record}: replays identically; final scores {record.final_scores}")
+    if args.html:
+        from cardenv.replay_html import write_html
+
+        write_html(record, args.html)
+        print(f"wrote {args.html}")
     return 0
 
 
