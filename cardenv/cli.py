@@ -130,6 +130,9 @@ def _add_eval(sub) -> None:
     p.add_argument("--json", metavar="FILE",
                    help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
                         "(the table to stderr)")
+    p.add_argument("--with-games", action="store_true",
+                   help="include every game's outcome in the JSON (seat, share, scores: for paired comparisons "
+                        "of two agents on the same seeds)")
     p.add_argument("--save-games", metavar="DIR",
                    help="write every game as a replayable record DIR/game_NNNNN.json (see cardenv replay)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -164,9 +167,9 @@ def _run_eval(args) -> int:
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "
           f"jointly by k players; interval: {result.interval_method})", file=report)
     if args.json == "-":
-        print(result.to_json())
+        print(result.to_json(with_games=args.with_games))
     elif args.json:
-        Path(args.json).write_text(result.to_json() + "\n")
+        Path(args.json).write_text(result.to_json(with_games=args.with_games) + "\n")
     return 0
 
 
