@@ -88,24 +88,23 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
     return next(iter(found.values()), {})
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}")
-    return value
+def _integer_of_at_least(low: int):
+    """An argparse type: an integer >= ``low``, else a one-line error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low:
+            raise argparse.ArgumentTypeError(f"expected an integer of at least {low}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}")
-    return value
+_positive = _integer_of_at_least(1)
+_seed = _integer_of_at_least(0)
 
 
 # --- eval ---------------------------------------------------------------------------------
