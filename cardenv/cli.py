@@ -124,6 +124,9 @@ def _add_eval(sub) -> None:
     p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes playing the games (the results are those of one process)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play the games as Ray tasks (the 'ray' extra): alone, on a new local cluster; with an "
+                        "address ('auto', HOST:PORT), on that running cluster. Same results as one process")
     p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="env option, e.g. num_players=3 (repeatable)")
     p.add_argument("--json", metavar="FILE",
@@ -159,8 +162,16 @@ def _run_eval(args) -> int:
         def on_record(game_index, record):
             record.save(directory / f"game_{game_index:05d}.json")
 
+    if args.ray is not None and args.workers != 1:
+        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise UsageError("--ray needs Ray: pip install 'cardenv[ray]'") from None
     result = run_tournament(args.ruleset, args.agent, args.field, args.games, seed=args.seed, env_kwargs=env_kwargs,
-                            progress=not args.no_progress, workers=args.workers, on_record=on_record)
+                            progress=not args.no_progress, workers=args.workers, on_record=on_record,
+                            ray_address=args.ray)
     report = sys.stderr if args.json == "-" else sys.stdout
     print(format_table([result]), file=report)
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "

@@ -189,13 +189,19 @@ def run_tournament(
     agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent,
     workers: int = 1,
     on_record: Callable[[int, GameRecord], None] | None = None,
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat;
     a single spec fills every other seat).
 
     ``workers`` > 1 plays the games in that many processes (the agent factory must then
-    be picklable; the games and so the results are those of one process).
-    ``on_record(game_index, record)`` receives each game's :class:`GameRecord`, in order.
+    be picklable; the games and so the results are those of one process; call this
+    under ``if __name__ == "__main__":`` in a script, as multiprocessing requires).
+    ``ray_address`` plays them as Ray tasks instead (the ``ray`` extra): ``"local"``
+    starts a cluster on this machine, ``"auto"`` or ``"HOST:PORT"`` joins a running one;
+    an already initialised Ray is used as it is. The results are again those of one
+    process. ``on_record(game_index, record)`` receives each game's
+    :class:`GameRecord`, in order.
     """
     env_kwargs = dict(env_kwargs or {})
     info = ruleset_info(ruleset, **env_kwargs)
@@ -214,7 +220,11 @@ def run_tournament(
     start = time.perf_counter()
     table = pool = None
     try:
-        if workers == 1:
+        if ray_address is not None:
+            from cardenv.eval.distributed import play_with_ray
+
+            results = play_with_ray(table_args, games, ray_address)
+        elif workers == 1:
             table = TournamentTable(*table_args)
             results = map(table.play, range(games))
         else:
