@@ -67,16 +67,37 @@ def check_specs(specs: list[str]) -> None:
             raise UsageError(str(error)) from None
 
 
+def check_agents(specs: list[str], ruleset: str, env_kwargs: dict) -> None:
+    """Build each agent once: a model that does not fit the ruleset, or a checkpoint
+    that needs a module named, is a user error."""
+    import numpy as np
+
+    from cardenv.agents.registry import make_agent, ruleset_info
+
+    info = ruleset_info(ruleset, **env_kwargs)
+    for spec in dict.fromkeys(specs):
+        try:
+            make_agent(spec, info, np.random.default_rng(0)).close()
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"{spec}: {error}") from None
+
+
 def trained_options(specs: list[str], ruleset: str) -> dict:
-    """The env options recorded in the ppo models among ``specs`` (they must agree), so
-    that evaluating a model needs no ``--env-arg`` to match its training."""
-    from cardenv.agents.ppo import model_metadata
+    """The env options recorded in the ppo models and rllib checkpoints among ``specs``
+    (they must agree), so that evaluating a model needs no ``--env-arg`` to match its
+    training."""
+    from cardenv.agents.ppo import METADATA_NAME, model_metadata
     from cardenv.agents.registry import parse_spec
 
     found: dict[str, dict] = {}
     for spec in specs:
         name, argument = parse_spec(spec)
-        metadata = model_metadata(argument) if name == "ppo" else None
+        metadata = None
+        if name == "ppo":
+            metadata = model_metadata(argument)
+        elif name == "rllib":
+            path = Path(argument.partition("#")[0], METADATA_NAME)
+            metadata = json.loads(path.read_text()) if path.is_file() else None
         if metadata is None:
             continue
         if metadata.get("ruleset") != ruleset:
@@ -109,14 +130,17 @@ _seed = _integer_of_at_least(0)
 
 # --- eval ---------------------------------------------------------------------------------
 def _add_eval(sub) -> None:
+    from cardenv.agents.registry import AGENT_SPECS
+
     p = sub.add_parser(
         "eval", help="a tournament: one agent against a field, seats rotated, seeded",
         description="Play GAMES games of a candidate agent against a field of agents, every agent in every seat "
-                    "equally often, and report its win share with a 95%% interval. Agent specs: random, "
-                    "random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip.",
+                    "equally often, and report its win share with a 95% interval. Agent specs: "
+                    + AGENT_SPECS + ".",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("ruleset", help="e.g. onefifty_v0, cut_v0")
-    p.add_argument("--agent", required=True, help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip")
+    p.add_argument("--agent", required=True,
+                   help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip, rllib:CHECKPOINT")
     p.add_argument("--field", nargs="+", default=["random_no_call"],
                    help="one spec for every other seat, or one spec per other seat")
     p.add_argument("--games", type=_positive, default=2000,
@@ -150,10 +174,11 @@ def _run_eval(args) -> int:
     if len(args.field) not in (1, n - 1):
         raise UsageError(f"--field needs 1 spec or {n - 1} (one per other seat) for {args.ruleset} with {n} players, "
                          f"got {len(args.field)}: {' '.join(args.field)}")
-    if any(spec.startswith("ppo") for spec in [args.agent, *args.field]):
+    if any(spec.startswith(("ppo", "rllib")) for spec in [args.agent, *args.field]):
         import torch
 
         torch.set_num_threads(1)  # batch-1 inference: extra threads only spin (see trainer.py)
+    check_agents([args.agent, *args.field], args.ruleset, env_kwargs)
     on_record = None
     if args.save_games:
         directory = Path(args.save_games)
