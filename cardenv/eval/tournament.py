@@ -3,15 +3,18 @@
 Game ``g`` seats agent ``k`` (0 = the candidate, 1… = the field) at seat
 ``(k + g) mod n``, so over every block of ``n`` consecutive games each agent sits in
 each seat exactly once. The game count is rounded up to a multiple of ``n``. Game ``g``
-uses env seed ``seed + g``; every agent gets its own generator spawned from ``seed``.
+uses env seed ``seed + g``, and before it every agent's generator is restarted from
+``SeedSequence(seed, spawn_key=(g, k))``: a game depends on nothing played before it,
+so ``workers`` processes give exactly the games one process gives.
 """
 
 from __future__ import annotations
 
 import json
-import sys
+import multiprocessing
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -19,6 +22,7 @@ import numpy as np
 from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.eval.intervals import wilson_interval
+from cardenv.records import GameRecord
 
 
 def seating(game_index: int, num_players: int) -> list[int]:
@@ -30,7 +34,9 @@ def seating(game_index: int, num_players: int) -> list[int]:
 
 
 @dataclass
-class GameRecord:
+class GameOutcome:
+    """One game of a tournament, from the candidate's side."""
+
     candidate_seat: int
     share: float  # 1/k if the candidate is one of k tied winners, else 0
     final_scores: list[int]
@@ -61,17 +67,18 @@ class TournamentResult:
     truncated_games: int
     seconds: float
     interval_method: str = "Wilson score, 95%"
-    records: list[GameRecord] = field(default_factory=list, repr=False)
+    outcomes: list[GameOutcome] = field(default_factory=list, repr=False)
 
     def to_json(self, with_games: bool = False) -> str:
         data = asdict(self)
         if not with_games:
-            data.pop("records")
+            data.pop("outcomes")
         return json.dumps(data, indent=2)
 
 
-def play_game(env, agents_by_seat: Sequence[Agent], seed: int) -> int:
-    """Play one game on a raw env; returns the number of decisions taken."""
+def play_game(env, agents_by_seat: Sequence[Agent], seed: int, actions: list | None = None) -> int:
+    """Play one game on a raw env; returns the number of decisions taken. With
+    ``actions`` (a list), every ``(seat, action)`` is appended to it."""
     env.reset(seed=seed)
     for agent in agents_by_seat:
         agent.reset()
@@ -80,12 +87,15 @@ def play_game(env, agents_by_seat: Sequence[Agent], seed: int) -> int:
     while not state.is_terminal:
         seat = state.current_player
         agent = agents_by_seat[seat]
-        env.step(agent.act(observation_for(agent, env, seat), state, seat))
+        action = agent.act(observation_for(agent, env, seat), state, seat)
+        if actions is not None:
+            actions.append((seat, action))
+        env.step(action)
         steps += 1
     return steps
 
 
-def _record(state, candidate_seat: int, steps: int) -> GameRecord:
+def _outcome(state, candidate_seat: int, steps: int) -> GameOutcome:
     winners = state.winners()
     share = 1.0 / len(winners) if candidate_seat in winners else 0.0
     points, calls, successes = [], 0, 0
@@ -96,34 +106,76 @@ def _record(state, candidate_seat: int, steps: int) -> GameRecord:
             mine = result.hand_totals[candidate_seat]
             if all(t > mine for p, t in enumerate(result.hand_totals) if p != candidate_seat):
                 successes += 1
-    return GameRecord(candidate_seat, share, list(state.scores), len(state.round_results), steps, points,
-                      calls, successes, bool(state.is_truncated))
+    return GameOutcome(candidate_seat, share, list(state.scores), len(state.round_results), steps, points,
+                       calls, successes, bool(state.is_truncated))
 
 
 class _Progress:
-    """tqdm when installed, else a line on stderr every tenth of the run."""
+    """rich's progress bar on stderr (nothing when disabled or stderr is not a terminal)."""
 
     def __init__(self, total: int, enabled: bool, description: str):
-        self.total, self.enabled, self.done = total, enabled, 0
-        self.bar = None
+        self.progress = None
         if enabled:
-            try:
-                from tqdm import tqdm
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
-                self.bar = tqdm(total=total, desc=description, unit="game", file=sys.stderr)
-            except ImportError:
-                print(f"{description}: {total} games", file=sys.stderr)
+            self.progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                                     TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                                     transient=False)
+            self.task = self.progress.add_task(description, total=total)
+            self.progress.start()
 
     def update(self) -> None:
-        self.done += 1
-        if self.bar is not None:
-            self.bar.update(1)
-        elif self.enabled and self.done % max(1, self.total // 10) == 0:
-            print(f"  {self.done}/{self.total} games", file=sys.stderr)
+        if self.progress is not None:
+            self.progress.advance(self.task)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        if self.progress is not None:
+            self.progress.stop()
+
+
+class TournamentTable:
+    """The agents and the env of a tournament, able to play any one of its games by
+    index (what a worker process holds)."""
+
+    def __init__(self, ruleset: str, specs: Sequence[str], seed: int, env_kwargs: dict, record_games: bool,
+                 agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent):
+        info = ruleset_info(ruleset, **env_kwargs)
+        self.ruleset, self.specs, self.seed, self.env_kwargs = ruleset, list(specs), seed, env_kwargs
+        self.record_games = record_games
+        self.agents = [agent_factory(spec, info, np.random.default_rng(seed)) for spec in self.specs]
+        self.env = make_raw_env(ruleset, **env_kwargs)
+
+    def play(self, game_index: int) -> tuple[GameOutcome, GameRecord | None]:
+        n = len(self.agents)
+        seats = seating(game_index, n)
+        for k, agent in enumerate(self.agents):
+            agent.reseed(np.random.SeedSequence(self.seed, spawn_key=(game_index, k)))
+        actions: list | None = [] if self.record_games else None
+        env_seed = self.seed + game_index
+        steps = play_game(self.env, [self.agents[k] for k in seats], env_seed, actions)
+        outcome = _outcome(self.env.game, seats.index(0), steps)
+        record = None
+        if actions is not None:
+            record = GameRecord.of_game(self.ruleset, self.env_kwargs, env_seed, self.env.game, actions,
+                                        agents=[self.specs[k] for k in seats])
+        return outcome, record
+
+    def close(self) -> None:
+        for agent in self.agents:
+            agent.close()
+
+
+_worker_table: TournamentTable | None = None
+
+
+def _start_worker(*table_args) -> None:
+    global _worker_table
+    _worker_table = TournamentTable(*table_args)
+
+
+def _play_in_worker(game_index: int) -> tuple[GameOutcome, GameRecord | None]:
+    return _worker_table.play(game_index)
 
 
 def run_tournament(
@@ -135,9 +187,22 @@ def run_tournament(
     env_kwargs: dict | None = None,
     progress: bool = False,
     agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent,
+    workers: int = 1,
+    on_record: Callable[[int, GameRecord], None] | None = None,
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat;
-    a single spec fills every other seat)."""
+    a single spec fills every other seat).
+
+    ``workers`` > 1 plays the games in that many processes (the agent factory must then
+    be picklable; the games and so the results are those of one process; call this
+    under ``if __name__ == "__main__":`` in a script, as multiprocessing requires).
+    ``ray_address`` plays them as Ray tasks instead (the ``ray`` extra): ``"local"``
+    starts a cluster on this machine, ``"auto"`` or ``"HOST:PORT"`` joins a running one;
+    an already initialised Ray is used as it is. The results are again those of one
+    process. ``on_record(game_index, record)`` receives each game's
+    :class:`GameRecord`, in order.
+    """
     env_kwargs = dict(env_kwargs or {})
     info = ruleset_info(ruleset, **env_kwargs)
     n = info.num_players
@@ -146,27 +211,43 @@ def run_tournament(
         field = field * (n - 1)
     if len(field) != n - 1:
         raise ValueError(f"{ruleset} with {n} players needs 1 or {n - 1} field agents, got {len(field)}")
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an integer of at least 1, got {workers!r}")
     games = -(-games // n) * n  # every agent in every seat equally often
-    generators = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
-    agents = [agent_factory(spec, info, rng) for spec, rng in zip([candidate, *field], generators)]
-    env = make_raw_env(ruleset, **env_kwargs)
-    records: list[GameRecord] = []
+    table_args = (ruleset, [candidate, *field], seed, env_kwargs, on_record is not None, agent_factory)
+    outcomes: list[GameOutcome] = []
     bar = _Progress(games, progress, f"{ruleset} {candidate} vs {','.join(sorted(set(field)))}")
     start = time.perf_counter()
+    table = pool = None
     try:
-        for g in range(games):
-            seats = seating(g, n)
-            steps = play_game(env, [agents[k] for k in seats], seed + g)
-            records.append(_record(env.game, seats.index(0), steps))
+        if ray_address is not None:
+            from cardenv.eval.distributed import play_with_ray
+
+            results = play_with_ray(table_args, games, ray_address)
+        elif workers == 1:
+            table = TournamentTable(*table_args)
+            results = map(table.play, range(games))
+        else:
+            # spawn, not fork: a forked copy of a process that has started torch's
+            # threads can deadlock.
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_start_worker, initargs=table_args)
+            results = pool.map(_play_in_worker, range(games), chunksize=max(1, min(16, games // (4 * workers))))
+        for g, (outcome, record) in enumerate(results):
+            outcomes.append(outcome)
+            if on_record is not None:
+                on_record(g, record)
             bar.update()
     finally:
         bar.close()
-        for agent in agents:
-            agent.close()
-    return summarize(ruleset, candidate, field, seed, env_kwargs, records, time.perf_counter() - start)
+        if table is not None:
+            table.close()
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return summarize(ruleset, candidate, field, seed, env_kwargs, outcomes, time.perf_counter() - start)
 
 
-def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameRecord], seconds: float) -> TournamentResult:
+def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameOutcome], seconds: float) -> TournamentResult:
     games = len(records)
     shares = np.array([r.share for r in records])
     all_points = [p for r in records for p in r.candidate_points]
@@ -190,25 +271,31 @@ def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameRec
         mean_steps_per_game=float(np.mean([r.steps for r in records])),
         truncated_games=sum(r.truncated for r in records),
         seconds=seconds,
-        records=records,
+        outcomes=records,
     )
 
 
 def format_table(results: Sequence[TournamentResult]) -> str:
-    """A plain-text table, one row per tournament."""
-    header = ["candidate", "field", "games", "win share", "95% CI (Wilson)", "pts/round", "final score",
-              "call rate", "call success", "rounds/game", "steps/game"]
-    rows = []
+    """A plain-text table (rich, ASCII borders), one row per tournament."""
+    from io import StringIO
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=box.ASCII2, header_style="bold")
+    for header in ("candidate", "field", "games", "win share", "95% CI (Wilson)", "pts/round", "final score",
+                   "call rate", "call success", "rounds/game", "steps/game"):
+        table.add_column(header, justify="left" if header in ("candidate", "field") else "right")
     for r in results:
         low, high = r.win_share_ci95
         field_text = ",".join(sorted(set(r.field))) if len(set(r.field)) == 1 else ",".join(r.field)
-        rows.append([
+        table.add_row(
             r.candidate, field_text, str(r.games), f"{r.win_share:.3f}", f"[{low:.3f}, {high:.3f}]",
             f"{r.mean_points_per_round:.2f}", f"{r.mean_final_score:.1f}", f"{r.call_rate:.3f}",
             "-" if r.call_success_rate is None else f"{r.call_success_rate:.3f}",
             f"{r.mean_rounds_per_game:.2f}", f"{r.mean_steps_per_game:.0f}",
-        ])
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
-    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths))  # noqa: E731
-    out = [line(header), line(["-" * w for w in widths])] + [line(row) for row in rows]
-    return "\n".join(out)
+        )
+    buffer = StringIO()
+    Console(file=buffer, width=250, no_color=True, color_system=None, highlight=False).print(table)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines())
