@@ -280,8 +280,12 @@ class TableObserver:
         if self.shows_colour:
             v["slot_red"][rows, cols] = IS_RED[shown_types]
         v["slot_points"][rows, cols] = self._scaled_points[shown_types]
-        known_by = knowledge.known[seats][:, cards]  # knower × seat × slot
-        v["slot_known_by"][:] = known_by.transpose(1, 2, 0) & present[:, :, None]
+        # seat × slot × knower, knowers absolute, then turned seat-relative.
+        known_by = knowledge.known.T[cards]
+        known_by &= present[:, :, None]
+        relative = v["slot_known_by"]
+        relative[:, :, : n - observer] = known_by[:, :, observer:]
+        relative[:, :, n - observer:] = known_by[:, :, :observer]
 
         accounted = shown_cards.copy()
         top = table.top_discard
