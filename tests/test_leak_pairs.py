@@ -304,10 +304,13 @@ def test_planted_leak_cut_window_mask_knowing_the_cards_is_caught(monkeypatch):
     assert "action mask" in report and "match own slot" in report
 
 
-def test_planted_leak_pending_window_decision_is_caught(monkeypatch):
-    """C-08: no one sees another's decision before the window resolves; an observation
-    that marks whether an earlier decider attempted rather than passed leaks it."""
-    original = CutObserver._fill_ruleset_pieces
+@pytest.mark.parametrize("ruleset", WINDOW_RULESETS)
+def test_planted_leak_pending_window_decision_is_caught(ruleset, monkeypatch):
+    """C-08, K-12: no one sees another's decision before the window resolves; an
+    observation that marks whether an earlier decider attempted rather than passed
+    leaks it (in KABOOM an attempt takes several steps: select, then confirm)."""
+    cls = observer_class(ruleset)
+    original = cls._fill_ruleset_pieces
 
     def showing_decisions(self, state, observer, views):
         original(self, state, observer, views)
@@ -315,8 +318,8 @@ def test_planted_leak_pending_window_decision_is_caught(monkeypatch):
         if window is not None and any(d is not PASS for p, d in zip(window.players, window.decisions) if p != observer):
             views["window_open"][0] = 0.5
 
-    monkeypatch.setattr(CutObserver, "_fill_ruleset_pieces", showing_decisions)
-    report = assert_caught("cut_v0")
+    monkeypatch.setattr(cls, "_fill_ruleset_pieces", showing_decisions)
+    report = assert_caught(ruleset)
     assert "decision pair" in report and "window_open" in report
 
 
@@ -408,19 +411,3 @@ def test_planted_leak_kaboom_snap_mask_knowing_the_cards_is_caught(monkeypatch):
     monkeypatch.setattr(KaboomState, "_fill_legal_mask", knowing_mask)
     report = assert_caught("kaboom_v0")
     assert "action mask" in report and "snap select" in report
-
-
-def test_planted_leak_kaboom_pending_snap_is_caught(monkeypatch):
-    """K-12: nobody sees another's pending decision; an observation marking that an
-    earlier decider is snapping leaks it."""
-    original = KaboomObserver._fill_ruleset_pieces
-
-    def showing_decisions(self, state, observer, views):
-        original(self, state, observer, views)
-        window = state.window
-        if window is not None and any(d is not PASS for p, d in zip(window.players, window.decisions) if p != observer):
-            views["window_open"][0] = 0.5
-
-    monkeypatch.setattr(KaboomObserver, "_fill_ruleset_pieces", showing_decisions)
-    report = assert_caught("kaboom_v0")
-    assert "decision pair" in report and "window_open" in report
