@@ -8,6 +8,7 @@ import warnings
 ENV_IDS: dict[str, str] = {
     "cardenv/onefifty-v0": "cardenv.envs.onefifty:env",
     "cardenv/cut-v0": "cardenv.envs.cut:env",
+    "cardenv/carte-v0": "cardenv.envs.carte:env",
 }
 
 

@@ -53,26 +53,18 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class RoundGameConfig:
-    """Options every slot-and-pile ruleset has; a ruleset's config subclasses it, sets
-    ``min_players``/``max_players`` and may change the defaults.
-
-    Every field is validated and normalised (numpy integers to ``int`` and so on) when a
-    config is made, by the checks of :meth:`option_checks`. A subclass that adds a field
-    declares it with its type; a ``bool``, ``int`` or ``float`` field is then checked
-    from its annotation alone, and ``option_checks`` adds bounds or choices.
+class GameConfig:
+    """Table-driven validation of a ruleset's options (no fields of its own): every field
+    of a subclass is validated and normalised (numpy integers to ``int`` and so on) when
+    a config is made, by the checks of :meth:`option_checks`. A subclass declares each
+    field with its type; a ``bool``, ``int`` or ``float`` field is then checked from its
+    annotation alone, and ``option_checks`` adds bounds or choices. The checks below are
+    those of the options most rulesets share (a check for a field a config lacks is
+    never used).
     """
 
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-    num_players: int = 4
-    target_score: int = 100
-    max_turns_per_round: int = 200
-    single_round: bool = False
-    memory: str = "perfect"
-    max_hand_slots: int = 8
-    max_rounds: int | None = 100
-    recent_events: int = 16
 
     @classmethod
     def option_checks(cls) -> dict[str, Callable[[str, Any], Any]]:
@@ -81,12 +73,8 @@ class RoundGameConfig:
         of ``super().option_checks()``; fields missing here are checked by annotation."""
         return {
             "num_players": partial(validation.integer, low=cls.min_players, high=cls.max_players),
-            "target_score": partial(validation.integer, low=1),
             "max_turns_per_round": partial(validation.integer, low=1),
             "memory": partial(validation.choice, options=MEMORY_MODELS),
-            # A Match or a penalty must be able to add a slot to the initial grid; the
-            # upper bound keeps the action table and the observation a sane size.
-            "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
             "max_rounds": partial(validation.optional_integer, low=1),
             "recent_events": partial(validation.integer, low=0, high=MAX_RECENT_EVENTS),
         }
@@ -102,6 +90,31 @@ class RoundGameConfig:
             check = checks.get(option.name) or _check_by_annotation(type(self), option)
             # Frozen: the normalised value replaces the given one through object.__setattr__.
             object.__setattr__(self, option.name, check(option.name, getattr(self, option.name)))
+
+
+@dataclass(frozen=True)
+class RoundGameConfig(GameConfig):
+    """Options every slot-and-pile ruleset has; a ruleset's config subclasses it, sets
+    ``min_players``/``max_players`` and may change the defaults."""
+
+    num_players: int = 4
+    target_score: int = 100
+    max_turns_per_round: int = 200
+    single_round: bool = False
+    memory: str = "perfect"
+    max_hand_slots: int = 8
+    max_rounds: int | None = 100
+    recent_events: int = 16
+
+    @classmethod
+    def option_checks(cls) -> dict[str, Callable[[str, Any], Any]]:
+        return {
+            **super().option_checks(),
+            "target_score": partial(validation.integer, low=1),
+            # A Match or a penalty must be able to add a slot to the initial grid; the
+            # upper bound keeps the action table and the observation a sane size.
+            "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
+        }
 
 
 # Fields without an entry in option_checks() are checked by their annotation (a string,
