@@ -15,7 +15,7 @@ class raw_env(CardGameEnv):
     player is out, R-16/R-17), ``max_turns_per_round`` (200 goes: a safety cap that ends
     a round as if the stock had run out again, R-15), ``single_round`` (False),
     ``memory`` (``"perfect"`` or ``"none"``), ``max_rounds`` (100: the episode is
-    truncated after this many rounds; None for no limit), ``recent_events`` (24 rows of
+    truncated after this many rounds; None for no limit), ``recent_events`` (16 rows of
     the public-events piece).
 
     Rewards: ``reward_mode="points"`` (default) pays every agent ``-reward_scale`` × the

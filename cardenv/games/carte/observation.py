@@ -56,15 +56,17 @@ class CarteObserver:
         self._starts = {omniscient: {name: piece.start for name, piece in layout.pieces.items()}
                         for omniscient, layout in ((False, self.layout), (True, self.state_layout))}
         self._weight = (1.0 / self.copies).tolist()
+        self._tail_start = self.layout.pieces["meld_present"].start
         self.size = self.layout.size
         self._make_buffers()
 
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
+        self._tail_cache: dict[int, tuple] = {}
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        del state["_buffer"]
+        del state["_buffer"], state["_tail_cache"]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -106,6 +108,15 @@ class CarteObserver:
                        "seat × card type / copies: row 0, the observer's cards that every player knows; other "
                        "rows, that seat's cards the observer knows (taken from the pile, or from the turned-over "
                        "stock)")
+        layout.add("turns_in_round", 1, "goes completed this round / max_turns_per_round")
+        layout.add("catch_window", 1, "1 while a catch window collects decisions (R-14)")
+        layout.add("offender", n, f"{seat} who ended a go on one card without saying carte, one-hot (R-14)")
+        if omniscient:
+            layout.add("window_decided", n, "player: 1 if it decided in the open catch window")
+            layout.add("window_catches", n, "player: 1 if it decided to catch (hidden from players)")
+        else:
+            layout.add("window_decided", 1, "1 if the observer has decided in the open catch window")
+        # From here on every piece changes only with a public event (see observe()).
         layout.add("meld_present", m, f"meld (creation order, at most {m}): 1 if on the table")
         layout.add("meld_is_run", m, "meld: 1 for a run, 0 for a set")
         layout.add("meld_owner", (m, n), f"meld × {seat}: who put it down, one-hot")
@@ -126,14 +137,7 @@ class CarteObserver:
         layout.add("stock_size", 1, f"cards in the stock / {DECK_SIZE}")
         layout.add("pile_size", 1, f"cards in the pile / {DECK_SIZE}")
         layout.add("turned_over", 1, "1 once the pile was turned over this round (R-15)")
-        layout.add("turns_in_round", 1, "goes completed this round / max_turns_per_round")
-        layout.add("catch_window", 1, "1 while a catch window collects decisions (R-14)")
-        layout.add("offender", n, f"{seat} who ended a go on one card without saying carte, one-hot (R-14)")
-        if omniscient:
-            layout.add("window_decided", n, "player: 1 if it decided in the open catch window")
-            layout.add("window_catches", n, "player: 1 if it decided to catch (hidden from players)")
-        else:
-            layout.add("window_decided", 1, "1 if the observer has decided in the open catch window")
+        if not omniscient:
             self._add_event_pieces(layout)
         return layout
 
@@ -156,9 +160,23 @@ class CarteObserver:
     # Every piece is written through one dict of flat index -> value per call (one
     # fancy write at the end): per-piece numpy writes would cost more than the rest.
     def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Write ``observer``'s view of ``state`` into ``out`` (or a new array).
+
+        The pieces from ``meld_present`` on (melds, piles, events) change only when a
+        public event is logged, which gives the state a new ``public_version``; with
+        the observer's last decision (the memory model and the new-events marks depend
+        on it) that is the key of a per-seat cache of those pieces."""
         buffer = self._buffer
         buffer[:] = 0
-        self._fill(state, observer, self.layout, buffer)
+        tail = self._tail_start
+        key = (state.public_version, int(state.table.knowledge.decided_at[observer]))
+        cached = self._tail_cache.get(observer)
+        reuse = cached is not None and cached[0] is key[0] and cached[1] == key[1]
+        if reuse:
+            buffer[tail:] = cached[2]
+        self._fill(state, observer, buffer, with_tail=not reuse)
+        if not reuse:
+            self._tail_cache[observer] = (key[0], key[1], buffer[tail:].copy())
         if out is None:
             return buffer.copy()
         out[:] = buffer
@@ -168,10 +186,10 @@ class CarteObserver:
         """The omniscient global state (``env.state()``), seats absolute."""
         vector = np.zeros(self.state_layout.size, dtype=np.float32) if out is None else out
         vector[:] = 0
-        self._fill(state, None, self.state_layout, vector)
+        self._fill(state, None, vector, with_tail=True)
         return vector
 
-    def _fill(self, state: CarteState, observer: int | None, layout: ObservationLayout, buffer: np.ndarray) -> None:
+    def _fill(self, state: CarteState, observer: int | None, buffer: np.ndarray, with_tail: bool) -> None:
         config = self.config
         n = config.num_players
         table = state.table
@@ -180,7 +198,8 @@ class CarteObserver:
         get = values.get
         types = np.minimum(table.card_types, JOKER).tolist()
         public = table.knowledge.known.all(axis=0).tolist()
-        shown = None if observer is None else table.knowledge.shown_to(observer, config.memory).tolist()
+        shown_array = None if observer is None else table.knowledge.shown_to(observer, config.memory)
+        shown = None if observer is None else shown_array.tolist()
         weight = self._weight
         seats = list(range(n)) if observer is None else [(observer + r) % n for r in range(n)]
         row = {p: r for r, p in enumerate(seats)}
@@ -211,39 +230,6 @@ class CarteObserver:
                 if public[card] if (observer is None or r == 0) else shown[card]:
                     key = known_at + base + t
                     values[key] = get(key, 0) + weight[t]
-        start = config.starting_score
-        for r, p in enumerate(seats):
-            if not state.eliminated[p]:
-                values[at["in_game"] + r] = 1
-            if state.scores[p] > 0:
-                values[at["scores"] + r] = state.scores[p] / start
-            values[at["hand_size"] + r] = len(table.hands[p]) / DECK_SIZE
-            if state.started[p]:
-                values[at["started"] + r] = 1
-            if state.said_carte[p]:
-                values[at["said_carte"] + r] = 1
-        self._fill_melds(state, at, values, row, types)
-        pile = table.discard_pile
-        if pile:
-            values[at["top_of_pile"] + types[pile[-1]]] = 1
-            counts_at, order_at = at["pile_counts"], at["pile_order"]
-            top = len(pile) - 1
-            for i, card in enumerate(pile):
-                # The top card lies face up now; the others are memory.
-                if shown is None or shown[card] or i == top:
-                    t = types[card]
-                    values[counts_at + t] = get(counts_at + t, 0) + weight[t]
-                    values[order_at + i] = (t + 1) / NUM_MELD_TYPES
-        stock = table.draw_pile
-        if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
-            order_at, top = at["stock_order"], len(stock) - 1
-            for i, card in enumerate(stock):
-                if shown is None or shown[card]:
-                    values[order_at + top - i] = (types[card] + 1) / NUM_MELD_TYPES
-        values[at["stock_size"]] = len(stock) / DECK_SIZE
-        values[at["pile_size"]] = len(pile) / DECK_SIZE
-        if state.turnovers:
-            values[at["turned_over"]] = 1
         values[at["turns_in_round"]] = state.turns_completed / config.max_turns_per_round
         window = state.window
         if window is not None:
@@ -256,9 +242,54 @@ class CarteObserver:
                         values[at["window_catches"] + decider] = 1
             elif window.has_decided(observer):
                 values[at["window_decided"]] = 1
+        start = config.starting_score
+        for r, p in enumerate(seats):
+            if not state.eliminated[p]:
+                values[at["in_game"] + r] = 1
+            if state.scores[p] > 0:
+                values[at["scores"] + r] = state.scores[p] / start
+            values[at["hand_size"] + r] = len(table.hands[p]) / DECK_SIZE
+            if state.started[p]:
+                values[at["started"] + r] = 1
+            if state.said_carte[p]:
+                values[at["said_carte"] + r] = 1
+        if with_tail:
+            self._fill_tail(state, observer, at, values, row, types, shown_array, buffer)
+        buffer[list(values)] = list(values.values())
+
+    def _fill_tail(self, state: CarteState, observer: int | None, at: dict[str, int], values: dict[int, float],
+                   row: dict[int, int], types: list[int], shown: np.ndarray | None, buffer: np.ndarray) -> None:
+        """The pieces that change only with a public event: melds, piles, events."""
+        table = state.table
+        self._fill_melds(state, at, values, row, types)
+        # The piles' orders as whole slices: (type + 1) / 53 for every card shown.
+        meld_types = np.minimum(table.card_types, JOKER)
+        pile = table.discard_pile
+        if pile:
+            pile_types = meld_types[pile]
+            values[at["top_of_pile"] + int(pile_types[-1])] = 1
+            codes = (pile_types + 1) / NUM_MELD_TYPES
+            if shown is not None:
+                pile_shown = shown[pile]
+                pile_shown[-1] = True  # the top card lies face up now; the others are memory
+                codes = np.where(pile_shown, codes, 0)
+                pile_types = pile_types[pile_shown]
+            buffer[at["pile_order"]: at["pile_order"] + len(pile)] = codes
+            buffer[at["pile_counts"]: at["pile_counts"] + NUM_MELD_TYPES] = (
+                np.bincount(pile_types, minlength=NUM_MELD_TYPES) / self.copies)
+        stock = table.draw_pile
+        if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
+            top_first = stock[::-1]
+            codes = (meld_types[top_first] + 1) / NUM_MELD_TYPES
+            if shown is not None:
+                codes = np.where(shown[top_first], codes, 0)
+            buffer[at["stock_order"]: at["stock_order"] + len(stock)] = codes
+        values[at["stock_size"]] = len(stock) / DECK_SIZE
+        values[at["pile_size"]] = len(pile) / DECK_SIZE
+        if state.turnovers:
+            values[at["turned_over"]] = 1
         if observer is not None:
             self._fill_events(state, observer, at, values)
-        buffer[list(values)] = list(values.values())
 
     def _fill_melds(self, state: CarteState, at: dict[str, int], values: dict[int, float], row: dict[int, int],
                     types: list[int]) -> None:

@@ -95,7 +95,7 @@ class CarteConfig(GameConfig):
     single_round: bool = False
     memory: str = "perfect"
     max_rounds: int | None = 100
-    recent_events: int = 24
+    recent_events: int = 16
 
     @classmethod
     def option_checks(cls):
@@ -183,6 +183,12 @@ class CarteState(CardGameState):
         other.eliminated = self.eliminated.copy()
         other.out_in_round = self.out_in_round.copy()
         other.window = self.window.clone() if self.window is not None else None
+
+    def log(self, *args, **kwargs) -> None:
+        """Log an event; every public change comes with one, so a new event also marks
+        a new public version (observers cache what only public events change)."""
+        self.public_version = object()
+        super().log(*args, **kwargs)
 
     # --- seats ------------------------------------------------------------------------
     def next_seat_in_play(self, seat: int) -> int:
