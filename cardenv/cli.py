@@ -1,78 +1,341 @@
-"""The ``cardenv`` command: ``cardenv eval`` (tournaments) and ``cardenv train``
-(MaskablePPO; needs the ``train`` extra)."""
+"""The ``cardenv`` command (also ``python -m cardenv``).
+
+Subcommands: ``eval`` (tournaments with confidence intervals), ``play`` (a person at one
+seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user error
+(an unknown ruleset or agent, a bad option) is one line on stderr, exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
+
+DESCRIPTION = """\
+cardenv: multi-agent RL environments for card games of hidden and remembered information.
+
+  cardenv eval onefifty_v0 --agent heuristic --field random_no_call --games 400
+  cardenv eval cut_v0 --agent ismcts:50 --field heuristic --save-games games/
+  cardenv play onefifty_v0 --seat 0 --opponents heuristic,heuristic,ismcts --seed 3
+  cardenv replay games/game_00000.json --viewer player_1
+  cardenv train onefifty_v0 --total-timesteps 100000
+"""
 
 
+class UsageError(Exception):
+    """A bad value given on the command line: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but an error is the one line ``cardenv CMD: error: ...`` (no usage dump)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _version() -> str:
+    from cardenv import __version__
+
+    return __version__
+
+
+# --- shared checks --------------------------------------------------------------------
+def check_env(ruleset: str, env_args: list[str], base: dict | None = None) -> dict:
+    """The env options: ``base`` updated by the ``--env-arg`` pairs, checked by building
+    the env once."""
+    from cardenv.agents.registry import check_ruleset, make_raw_env
+    from cardenv.train.config import parse_env_args
+
+    try:
+        check_ruleset(ruleset)
+        env_kwargs = {**(base or {}), **parse_env_args(env_args)}
+        make_raw_env(ruleset, **env_kwargs)
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    return env_kwargs
+
+
+def check_specs(specs: list[str]) -> None:
+    from cardenv.agents.registry import parse_spec
+
+    for spec in specs:
+        try:
+            parse_spec(spec)
+        except (TypeError, ValueError) as error:
+            raise UsageError(str(error)) from None
+
+
+def trained_options(specs: list[str], ruleset: str) -> dict:
+    """The env options recorded in the ppo models among ``specs`` (they must agree), so
+    that evaluating a model needs no ``--env-arg`` to match its training."""
+    from cardenv.agents.ppo import model_metadata
+    from cardenv.agents.registry import parse_spec
+
+    found: dict[str, dict] = {}
+    for spec in specs:
+        name, argument = parse_spec(spec)
+        metadata = model_metadata(argument) if name == "ppo" else None
+        if metadata is None:
+            continue
+        if metadata.get("ruleset") != ruleset:
+            raise UsageError(f"{argument} was trained on {metadata.get('ruleset')}, not {ruleset}")
+        found[argument] = metadata.get("env_kwargs") or {}
+    if len({json.dumps(options, sort_keys=True) for options in found.values()}) > 1:
+        raise UsageError("the ppo models were trained with different env options: "
+                         + "; ".join(f"{path}: {options}" for path, options in found.items()))
+    return next(iter(found.values()), {})
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}")
+    return value
+
+
+# --- eval ---------------------------------------------------------------------------------
 def _add_eval(sub) -> None:
-    p = sub.add_parser("eval", help="tournament: one agent against a field, seats rotated, seeded",
-                       description="Play N games of a candidate agent against a field of agents. Agents: random, "
-                                   "random_no_call, heuristic, ismcts[:simulations], ppo:MODEL.zip.")
-    p.add_argument("ruleset", help="e.g. onefifty_v0")
-    p.add_argument("--agent", required=True, help="candidate agent spec (e.g. heuristic, ismcts:100, ppo:model.zip)")
+    p = sub.add_parser(
+        "eval", help="a tournament: one agent against a field, seats rotated, seeded",
+        description="Play GAMES games of a candidate agent against a field of agents, every agent in every seat "
+                    "equally often, and report its win share with a 95%% interval. Agent specs: random, "
+                    "random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("ruleset", help="e.g. onefifty_v0, cut_v0")
+    p.add_argument("--agent", required=True, help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip")
     p.add_argument("--field", nargs="+", default=["random_no_call"],
                    help="one spec for every other seat, or one spec per other seat")
-    p.add_argument("--games", type=int, default=2000, help="games (rounded up to a multiple of the player count)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=_positive, default=2000,
+                   help="games (rounded up to a multiple of the player count)")
+    p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes playing the games (the results are those of one process)")
     p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="env option, e.g. num_players=3 (repeatable)")
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for stdout)")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--json", metavar="FILE",
+                   help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
+                        "(the table to stderr)")
+    p.add_argument("--save-games", metavar="DIR",
+                   help="write every game as a replayable record DIR/game_NNNNN.json (see cardenv replay)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def _run_eval(args) -> int:
+    from cardenv.agents.registry import ruleset_info
     from cardenv.eval import format_table, run_tournament
-    from cardenv.train.config import parse_env_args
 
+    check_specs([args.agent, *args.field])
+    env_kwargs = check_env(args.ruleset, args.env_arg, trained_options([args.agent, *args.field], args.ruleset))
+    n = ruleset_info(args.ruleset, **env_kwargs).num_players
+    if len(args.field) not in (1, n - 1):
+        raise UsageError(f"--field needs 1 spec or {n - 1} (one per other seat) for {args.ruleset} with {n} players, "
+                         f"got {len(args.field)}: {' '.join(args.field)}")
     if any(spec.startswith("ppo") for spec in [args.agent, *args.field]):
         import torch
 
         torch.set_num_threads(1)  # batch-1 inference: extra threads only spin (see trainer.py)
+    on_record = None
+    if args.save_games:
+        directory = Path(args.save_games)
+        directory.mkdir(parents=True, exist_ok=True)
 
-    result = run_tournament(args.ruleset, args.agent, args.field, args.games, seed=args.seed,
-                            env_kwargs=parse_env_args(args.env_arg), progress=not args.no_progress)
-    print(format_table([result]))
+        def on_record(game_index, record):
+            record.save(directory / f"game_{game_index:05d}.json")
+
+    result = run_tournament(args.ruleset, args.agent, args.field, args.games, seed=args.seed, env_kwargs=env_kwargs,
+                            progress=not args.no_progress, workers=args.workers, on_record=on_record)
+    report = sys.stderr if args.json == "-" else sys.stdout
+    print(format_table([result]), file=report)
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "
-          f"jointly by k players; interval: {result.interval_method})")
+          f"jointly by k players; interval: {result.interval_method})", file=report)
     if args.json == "-":
         print(result.to_json())
     elif args.json:
-        with open(args.json, "w") as f:
-            f.write(result.to_json() + "\n")
+        Path(args.json).write_text(result.to_json() + "\n")
     return 0
 
 
+# --- play ----------------------------------------------------------------------------------
+def _add_play(sub) -> None:
+    p = sub.add_parser(
+        "play", help="play one seat yourself in the terminal against agents",
+        description="Play a game at one seat against agents. Each decision shows the table as your seat sees it, "
+                    "what happened since your last decision, and your legal choices; answer with a number or "
+                    "a (unique start of a) name, ? for help, q to quit.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("ruleset", help="e.g. onefifty_v0, cut_v0")
+    p.add_argument("--seat", type=_seed, default=0, help="your seat (0 plays first in the first round's order)")
+    p.add_argument("--opponents", default="heuristic",
+                   help="one agent spec for every other seat, or one per other seat separated by commas "
+                        "(e.g. heuristic,heuristic,ismcts)")
+    p.add_argument("--seed", type=_seed, default=None, help="seed of the game (default: a fresh one)")
+    p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
+                   help="env option, e.g. num_players=3 (repeatable)")
+    p.add_argument("--ascii", action="store_true", help="plain ASCII card names, no colour")
+    p.add_argument("--save", metavar="FILE", help="write the game record to FILE (see cardenv replay)")
+
+
+def _run_play(args) -> int:
+    from cardenv.agents.registry import ruleset_info
+    from cardenv.play import CardStyle, play
+
+    env_kwargs = check_env(args.ruleset, args.env_arg)
+    n = ruleset_info(args.ruleset, **env_kwargs).num_players
+    if args.seat >= n:
+        raise UsageError(f"--seat must be a seat from 0 to {n - 1} for {args.ruleset} with {n} players, "
+                         f"got {args.seat}")
+    opponents = args.opponents.split(",")
+    check_specs(opponents)
+    if len(opponents) == 1:
+        opponents = opponents * (n - 1)
+    if len(opponents) != n - 1:
+        raise UsageError(f"--opponents needs 1 spec or {n - 1} comma-separated specs for {args.ruleset} with "
+                         f"{n} players, got {args.opponents!r}")
+    return play(args.ruleset, args.seat, opponents, args.seed, env_kwargs,
+                style=CardStyle.for_stream(sys.stdout, args.ascii), save=args.save)
+
+
+# --- replay --------------------------------------------------------------------------------
+def _add_replay(sub) -> None:
+    p = sub.add_parser(
+        "replay", help="check a recorded game and show it, as one seat saw it or with every card face up",
+        description="Replay a game record (written by cardenv eval --save-games): check that it replays to the "
+                    "identical game, then print it. A seat's view shows only what that seat could see.")
+    p.add_argument("record", help="a game record (JSON)")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--viewer", metavar="player_K", help="show the game as this seat saw it")
+    view.add_argument("--omniscient", action="store_true", help="every card face up (the default)")
+    p.add_argument("--step", action="store_true",
+                   help="show the table after every decision and wait for Enter (q to stop)")
+    p.add_argument("--check-only", action="store_true", help="only check the record; print one line")
+    p.add_argument("--html", metavar="OUT.html",
+                   help="also write one self-contained HTML page of the game: cards drawn, step forward and "
+                        "back, switch the viewing seat (no network access needed)")
+
+
+def _viewer_seat(text: str | None, num_players: int) -> int | None:
+    if text is None:
+        return None
+    seat = text.removeprefix("player_")
+    if not seat.isdigit() or int(seat) >= num_players:
+        raise UsageError(f"--viewer must name a seat, player_0 to player_{num_players - 1}, got {text!r}")
+    return int(seat)
+
+
+def _run_replay(args) -> int:
+    from cardenv.records import GameRecord, RecordError
+
+    try:
+        record = GameRecord.load(args.record)
+        env = record.make_env()
+    except (RecordError, TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    state = env.game
+    viewer = _viewer_seat(args.viewer, state.num_players)
+    show = (lambda *_: None) if args.check_only else print
+    who = "every card face up" if viewer is None else f"as player_{viewer} saw it"
+    show(f"{record.ruleset} {record.env_kwargs or ''} seed {record.seed}: {len(record.actions)} decisions, {who}")
+    if record.agents:
+        show("seats: " + ", ".join(f"player_{p}={spec}" for p, spec in enumerate(record.agents)))
+    shown_events = 0
+
+    def show_new_events():
+        nonlocal shown_events
+        for event in state.events[shown_events:]:
+            show("  " + event.describe(state.card_name, viewer))
+        shown_events = len(state.events)
+
+    show_new_events()
+    try:
+        for seat, _, name in record.replay(env):
+            # Another seat's choice is not shown to a viewer: a reaction-window decision
+            # is secret until resolved; the events say what became public.
+            if viewer is None or seat == viewer:
+                show(f"player_{seat} chooses: {name}")
+            show_new_events()
+            if args.step and not args.check_only and not state.is_terminal:
+                print(state.render_text(viewer, state.config.memory, recent_events=0))
+                if input("[Enter: next, q: stop] ").strip().lower().startswith("q"):
+                    return 0
+    except RecordError as error:
+        raise UsageError(f"{args.record}: {error}") from None
+    print(f"{args.record}: replays identically; final scores {record.final_scores}")
+    if args.html:
+        from cardenv.replay_html import write_html
+
+        write_html(record, args.html)
+        print(f"wrote {args.html}")
+    return 0
+
+
+# --- train -----------------------------------------------------------------------------------
 def _add_train(sub) -> None:
     from cardenv.train.config import add_train_arguments
 
     p = sub.add_parser("train", help="train a MaskablePPO policy for one seat (needs the 'train' extra)",
-                       description="Train MaskablePPO on a single-seat view of a cardenv env.")
+                       description="Train MaskablePPO on a single-seat view of a cardenv env: the learner plays one "
+                                   "seat (rotated every game), given agents play the others.",
+                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     add_train_arguments(p)
 
 
 def _run_train(args) -> int:
     from cardenv.train.config import config_from_args
+
+    try:
+        config = config_from_args(args)
+    except (TypeError, ValueError) as error:
+        raise UsageError(str(error)) from None
     from cardenv.train.trainer import train
 
-    summary = train(config_from_args(args))
+    try:
+        summary = train(config)
+    except (FileExistsError, FileNotFoundError) as error:
+        raise UsageError(str(error)) from None
     print(json.dumps({k: v for k, v in summary.items() if k != "evaluation_table"}, indent=2, default=str))
     print(summary["evaluation_table"])
     return 0
 
 
+COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train}
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cardenv", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="cardenv", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"cardenv {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train}", parser_class=_Parser)
     _add_eval(sub)
+    _add_play(sub)
+    _add_replay(sub)
     _add_train(sub)
     args = parser.parse_args(argv)
-    if args.command == "eval":
-        return _run_eval(args)
-    return _run_train(args)
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as error:
+        print(f"cardenv {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"cardenv {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) has gone: stop quietly, as Unix tools do.
+        sys.stdout = open(os.devnull, "w")
+        return 0
 
 
 if __name__ == "__main__":

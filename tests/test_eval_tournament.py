@@ -25,7 +25,7 @@ def test_seating_puts_every_agent_in_every_seat_equally_often():
 def test_tournament_rotates_the_candidate_through_every_seat_and_rounds_games_up():
     result = run_tournament("onefifty_v0", "random", ["random_no_call"], games=6, seed=3)
     assert result.games == 8  # rounded up to a multiple of 4 players
-    assert sorted(r.candidate_seat for r in result.records) == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert sorted(r.candidate_seat for r in result.outcomes) == [0, 0, 1, 1, 2, 2, 3, 3]
 
 
 def test_wilson_interval_known_values():
@@ -41,14 +41,14 @@ def test_wilson_interval_known_values():
 def test_tournament_is_seeded_and_its_statistics_are_consistent():
     a = run_tournament("onefifty_v0", "heuristic", ["random_no_call"], games=8, seed=1)
     b = run_tournament("onefifty_v0", "heuristic", ["random_no_call"], games=8, seed=1)
-    assert [r.final_scores for r in a.records] == [r.final_scores for r in b.records]
-    shares = [r.share for r in a.records]
+    assert [r.final_scores for r in a.outcomes] == [r.final_scores for r in b.outcomes]
+    shares = [r.share for r in a.outcomes]
     assert a.win_share == pytest.approx(sum(shares) / len(shares))
     assert a.win_share_ci95[0] <= a.win_share <= a.win_share_ci95[1]
-    assert a.mean_final_score == pytest.approx(sum(r.final_scores[r.candidate_seat] for r in a.records) / 8)
-    rounds = sum(r.rounds for r in a.records)
-    assert a.call_rate == pytest.approx(sum(r.candidate_calls for r in a.records) / rounds)
-    for record in a.records:
+    assert a.mean_final_score == pytest.approx(sum(r.final_scores[r.candidate_seat] for r in a.outcomes) / 8)
+    rounds = sum(r.rounds for r in a.outcomes)
+    assert a.call_rate == pytest.approx(sum(r.candidate_calls for r in a.outcomes) / rounds)
+    for record in a.outcomes:
         assert sum(record.candidate_points) == record.final_scores[record.candidate_seat]
         assert record.candidate_successful_calls <= record.candidate_calls
 
@@ -66,3 +66,19 @@ def test_cli_eval_prints_a_table_and_writes_json(tmp_path, capsys):
     assert "win share" in printed and "heuristic" in printed
     data = json.loads(out.read_text())
     assert data["games"] == 4 and data["candidate"] == "heuristic" and len(data["win_share_ci95"]) == 2
+
+
+def test_worker_processes_play_exactly_the_games_of_one_process():
+    one = run_tournament("cut_v0", "heuristic", ["random_no_call", "random", "heuristic"], games=8, seed=7)
+    two = run_tournament("cut_v0", "heuristic", ["random_no_call", "random", "heuristic"], games=8, seed=7, workers=2)
+    assert one.outcomes == two.outcomes
+    assert one.win_share == two.win_share
+
+
+def test_a_game_does_not_depend_on_the_games_before_it():
+    """Agents are reseeded per game: game 5 played alone is game 5 of the whole run."""
+    from cardenv.eval.tournament import TournamentTable
+
+    full = run_tournament("onefifty_v0", "random", ["random_no_call"], games=8, seed=3)
+    alone = TournamentTable("onefifty_v0", ["random"] + ["random_no_call"] * 3, 3, {}, record_games=False)
+    assert alone.play(5)[0] == full.outcomes[5]

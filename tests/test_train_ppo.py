@@ -56,3 +56,51 @@ def test_ppo_model_for_another_configuration_is_refused(tmp_path):
         make_agent(f"ppo:{tmp_path / 'run' / 'final_model.zip'}",
                    ruleset_info("onefifty_v0", single_round=True, max_turns_per_round=60, num_players=3),
                    np.random.default_rng(0))
+
+
+def test_a_run_folder_is_not_overwritten_silently_and_a_run_resumes(tmp_path):
+    import zipfile
+
+    from cardenv.agents.ppo import model_metadata
+
+    config = _short(tmp_path, total_timesteps=1024, n_envs=1, eval_every=0, checkpoint_every=0,
+                    final_eval_fields=("random_no_call",), final_eval_games=4)
+    train(config)
+    model = tmp_path / "run" / "final_model.zip"
+    # The model says what it was trained on, so evaluating it needs no --env-arg.
+    assert model_metadata(str(model)) == {"ruleset": "onefifty_v0",
+                                          "env_kwargs": {"single_round": True, "max_turns_per_round": 60}}
+    assert "data" in zipfile.ZipFile(model).namelist()
+    with pytest.raises(FileExistsError, match="--resume.*--overwrite"):
+        train(config)
+    summary = train(_short(tmp_path, total_timesteps=2048, n_envs=1, eval_every=0, checkpoint_every=0,
+                           final_eval_fields=("random_no_call",), final_eval_games=4, resume=True))
+    assert summary["timesteps"] >= 2048
+    # The episodes before the resume are kept, in a part of their own.
+    assert (tmp_path / "run" / "monitor.1.csv").exists() and (tmp_path / "run" / "monitor.csv").exists()
+    train(_short(tmp_path, total_timesteps=512, n_envs=1, eval_every=0, checkpoint_every=0,
+                 final_eval_fields=("random_no_call",), final_eval_games=4, overwrite=True))
+    assert not (tmp_path / "run" / "monitor.1.csv").exists()
+
+
+def test_cli_eval_takes_the_env_options_a_model_was_trained_with(tmp_path, capsys):
+    from cardenv.cli import main
+
+    train(_short(tmp_path, total_timesteps=512, n_envs=1, eval_every=0, checkpoint_every=0,
+                 final_eval_fields=("random_no_call",), final_eval_games=4))
+    model = tmp_path / "run" / "final_model"  # found with .zip added, as stable-baselines3 does
+    assert main(["eval", "onefifty_v0", "--agent", f"ppo:{model}", "--games", "4", "--no-progress",
+                 "--json", "-"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["env_kwargs"] == {"single_round": True, "max_turns_per_round": 60}
+    assert main(["eval", "cut_v0", "--agent", f"ppo:{model}", "--games", "4"]) == 2
+    assert "was trained on onefifty_v0, not cut_v0" in capsys.readouterr().err
+
+
+def test_train_options_are_checked(tmp_path):
+    with pytest.raises(ValueError, match="vec_env must be one of auto, dummy, subproc, got 'fast'"):
+        _short(tmp_path, vec_env="fast")
+    with pytest.raises(ValueError, match="exclude each other"):
+        _short(tmp_path, resume=True, overwrite=True)
+    with pytest.raises(ValueError, match="n_envs must be an integer of at least 1"):
+        _short(tmp_path, n_envs=0)

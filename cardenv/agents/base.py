@@ -60,6 +60,12 @@ class Agent:
         """A new game starts: forget everything."""
         self._round_index = None
 
+    def reseed(self, seed: np.random.SeedSequence | int) -> None:
+        """Restart this agent's generator from ``seed``, in place, so that parts sharing
+        the generator follow. Runners reseed before each game: a game's play then does
+        not depend on the games played before it (or on which process plays it)."""
+        self.rng.bit_generator.state = type(self.rng.bit_generator)(seed).state
+
     def start_round(self) -> None:
         """A new round starts (also at the start of each game): forget the round's memory."""
 

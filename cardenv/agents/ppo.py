@@ -16,6 +16,25 @@ import numpy as np
 from cardenv.agents.base import Agent, RulesetInfo, uniform_choice
 
 
+METADATA_NAME = "cardenv.json"
+"""A file inside a saved model's zip: the ruleset and env options it was trained on."""
+
+
+def model_metadata(path: str) -> dict | None:
+    """What ``cardenv train`` recorded in a model zip (ruleset, env options), or None for
+    a model saved otherwise. Reads the zip only: no torch."""
+    import json
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if METADATA_NAME not in archive.namelist():
+                return None
+            return json.loads(archive.read(METADATA_NAME))
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return None
+
+
 def load_model(path: str):
     from sb3_contrib import MaskablePPO
 

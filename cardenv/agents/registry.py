@@ -12,6 +12,7 @@ move), ``ppo:runs/onefifty_v0/final_model.zip`` (model file).
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -35,18 +36,20 @@ def rulesets() -> list[str]:
     return list(HEURISTICS)
 
 
+def check_ruleset(ruleset: str) -> str:
+    """``ruleset`` if it is one; otherwise a one-line ValueError listing the rulesets."""
+    if ruleset not in HEURISTICS:
+        raise ValueError(f"unknown ruleset {ruleset!r}; rulesets are {', '.join(sorted(HEURISTICS))}")
+    return ruleset
+
+
 def heuristic_class(ruleset: str) -> type[Agent]:
-    try:
-        return _import(HEURISTICS[ruleset])
-    except KeyError:
-        raise ValueError(f"no heuristic for ruleset {ruleset!r}; known: {rulesets()}") from None
+    return _import(HEURISTICS[check_ruleset(ruleset)])
 
 
 def raw_env_class(ruleset: str) -> type:
     """``cardenv.<ruleset>.raw_env`` (e.g. ``cardenv.onefifty_v0.raw_env``)."""
-    if ruleset not in HEURISTICS:
-        raise ValueError(f"unknown ruleset {ruleset!r}; known: {rulesets()}")
-    return importlib.import_module(f"cardenv.{ruleset}").raw_env
+    return importlib.import_module(f"cardenv.{check_ruleset(ruleset)}").raw_env
 
 
 def make_raw_env(ruleset: str, **env_kwargs):
@@ -104,9 +107,7 @@ def _make_ismcts(info, rng, argument):
 def _make_ppo(info, rng, argument):
     from cardenv.agents.ppo import PPOAgent
 
-    if not argument:
-        raise ValueError("the ppo agent needs a model file: 'ppo:path/to/model.zip'")
-    return PPOAgent(info, rng, argument)  # the model file
+    return PPOAgent(info, rng, argument)  # the model file, checked by parse_spec
 
 
 # name -> factory(info, rng, argument or None)
@@ -117,12 +118,33 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "ismcts": _make_ismcts,
     "ppo": _make_ppo,
 }
+AGENT_SPECS = "random, random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip"
+"""The accepted agent specs, as a user reads them."""
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:
+    """``(name, argument)`` of an agent spec, checked: one-line errors name the spec and
+    what is accepted (TypeError for a non-string, ValueError otherwise). A ``ppo`` model
+    file must exist; like stable-baselines3, ``ppo:run/final_model`` finds
+    ``run/final_model.zip``, and the argument returned is the file's path."""
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent spec is a string ({AGENT_SPECS}), got {spec!r} ({type(spec).__name__})")
     name, sep, argument = spec.partition(":")
     if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known: {sorted(AGENTS)} (spec 'name' or 'name:argument')")
+        raise ValueError(f"unknown agent {spec!r}; agents are {AGENT_SPECS}")
+    if name == "ismcts":
+        if sep and not (argument.isdigit() and int(argument) >= 1):
+            raise ValueError(f"ismcts simulations must be an integer of at least 1, got {argument!r} in {spec!r}")
+    elif name == "ppo":
+        if not argument:
+            raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/onefifty_v0/final_model.zip', "
+                             f"got {spec!r}")
+        if not os.path.isfile(argument):
+            if argument.endswith(".zip") or not os.path.isfile(argument + ".zip"):
+                raise ValueError(f"ppo model file {argument!r} does not exist")
+            argument += ".zip"
+    elif sep:
+        raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")
     return name, (argument if sep else None)
 
 

@@ -32,7 +32,9 @@ class CardGameEnv(AECEnv):
         render_omniscient: render every card face up instead of the current player's view.
         reward_mode: ``"points"``: at each round end every agent receives
             ``-reward_scale * points added``; ``"outcome"``: at game end +1 for every
-            winner (lowest total, ties included) and -1 for everyone else.
+            winner (lowest total, ties included) and -1 for everyone else; in rulesets
+            where players are eliminated, a player who leaves before the end gets its -1
+            then, is terminated and is removed from ``agents`` after one None step.
         reward_scale: multiplier of the points in ``"points"`` mode (a finite number > 0).
 
     Bad options raise TypeError (wrong type) or ValueError (right type, bad value) with a
@@ -200,9 +202,25 @@ class CardGameEnv(AECEnv):
                 done[a] = True
         else:
             self.agent_selection = self.possible_agents[state.current_player]
+            self._terminate_eliminated_agents()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _terminate_eliminated_agents(self) -> None:
+        """Agents whose seats left the game while it goes on are terminated (in
+        ``"outcome"`` mode with -1: they cannot win) and, by PettingZoo's dead-step
+        protocol, step once with None before they are removed from ``agents``."""
+        eliminated = self.game.eliminated
+        leaving = [a for a in self.agents
+                   if eliminated[self.agent_name_mapping[a]] and not self.terminations[a]]
+        if not leaving:
+            return
+        for a in leaving:
+            self.terminations[a] = True
+            if self.reward_mode == "outcome":
+                self.rewards[a] = -1.0
+        self._deads_step_first()
 
     def action_id_of(self, action: Any) -> int:
         """``action`` as an ``int`` id; a non-integer is a TypeError (an id out of range

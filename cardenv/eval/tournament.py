@@ -3,15 +3,19 @@
 Game ``g`` seats agent ``k`` (0 = the candidate, 1… = the field) at seat
 ``(k + g) mod n``, so over every block of ``n`` consecutive games each agent sits in
 each seat exactly once. The game count is rounded up to a multiple of ``n``. Game ``g``
-uses env seed ``seed + g``; every agent gets its own generator spawned from ``seed``.
+uses env seed ``seed + g``, and before it every agent's generator is restarted from
+``SeedSequence(seed, spawn_key=(g, k))``: a game depends on nothing played before it,
+so ``workers`` processes give exactly the games one process gives.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -19,6 +23,7 @@ import numpy as np
 from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.eval.intervals import wilson_interval
+from cardenv.records import GameRecord
 
 
 def seating(game_index: int, num_players: int) -> list[int]:
@@ -30,7 +35,9 @@ def seating(game_index: int, num_players: int) -> list[int]:
 
 
 @dataclass
-class GameRecord:
+class GameOutcome:
+    """One game of a tournament, from the candidate's side."""
+
     candidate_seat: int
     share: float  # 1/k if the candidate is one of k tied winners, else 0
     final_scores: list[int]
@@ -61,17 +68,18 @@ class TournamentResult:
     truncated_games: int
     seconds: float
     interval_method: str = "Wilson score, 95%"
-    records: list[GameRecord] = field(default_factory=list, repr=False)
+    outcomes: list[GameOutcome] = field(default_factory=list, repr=False)
 
     def to_json(self, with_games: bool = False) -> str:
         data = asdict(self)
         if not with_games:
-            data.pop("records")
+            data.pop("outcomes")
         return json.dumps(data, indent=2)
 
 
-def play_game(env, agents_by_seat: Sequence[Agent], seed: int) -> int:
-    """Play one game on a raw env; returns the number of decisions taken."""
+def play_game(env, agents_by_seat: Sequence[Agent], seed: int, actions: list | None = None) -> int:
+    """Play one game on a raw env; returns the number of decisions taken. With
+    ``actions`` (a list), every ``(seat, action)`` is appended to it."""
     env.reset(seed=seed)
     for agent in agents_by_seat:
         agent.reset()
@@ -80,12 +88,15 @@ def play_game(env, agents_by_seat: Sequence[Agent], seed: int) -> int:
     while not state.is_terminal:
         seat = state.current_player
         agent = agents_by_seat[seat]
-        env.step(agent.act(observation_for(agent, env, seat), state, seat))
+        action = agent.act(observation_for(agent, env, seat), state, seat)
+        if actions is not None:
+            actions.append((seat, action))
+        env.step(action)
         steps += 1
     return steps
 
 
-def _record(state, candidate_seat: int, steps: int) -> GameRecord:
+def _outcome(state, candidate_seat: int, steps: int) -> GameOutcome:
     winners = state.winners()
     share = 1.0 / len(winners) if candidate_seat in winners else 0.0
     points, calls, successes = [], 0, 0
@@ -96,8 +107,8 @@ def _record(state, candidate_seat: int, steps: int) -> GameRecord:
             mine = result.hand_totals[candidate_seat]
             if all(t > mine for p, t in enumerate(result.hand_totals) if p != candidate_seat):
                 successes += 1
-    return GameRecord(candidate_seat, share, list(state.scores), len(state.round_results), steps, points,
-                      calls, successes, bool(state.is_truncated))
+    return GameOutcome(candidate_seat, share, list(state.scores), len(state.round_results), steps, points,
+                       calls, successes, bool(state.is_truncated))
 
 
 class _Progress:
@@ -126,6 +137,50 @@ class _Progress:
             self.bar.close()
 
 
+class TournamentTable:
+    """The agents and the env of a tournament, able to play any one of its games by
+    index (what a worker process holds)."""
+
+    def __init__(self, ruleset: str, specs: Sequence[str], seed: int, env_kwargs: dict, record_games: bool,
+                 agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent):
+        info = ruleset_info(ruleset, **env_kwargs)
+        self.ruleset, self.specs, self.seed, self.env_kwargs = ruleset, list(specs), seed, env_kwargs
+        self.record_games = record_games
+        self.agents = [agent_factory(spec, info, np.random.default_rng(seed)) for spec in self.specs]
+        self.env = make_raw_env(ruleset, **env_kwargs)
+
+    def play(self, game_index: int) -> tuple[GameOutcome, GameRecord | None]:
+        n = len(self.agents)
+        seats = seating(game_index, n)
+        for k, agent in enumerate(self.agents):
+            agent.reseed(np.random.SeedSequence(self.seed, spawn_key=(game_index, k)))
+        actions: list | None = [] if self.record_games else None
+        env_seed = self.seed + game_index
+        steps = play_game(self.env, [self.agents[k] for k in seats], env_seed, actions)
+        outcome = _outcome(self.env.game, seats.index(0), steps)
+        record = None
+        if actions is not None:
+            record = GameRecord.of_game(self.ruleset, self.env_kwargs, env_seed, self.env.game, actions,
+                                        agents=[self.specs[k] for k in seats])
+        return outcome, record
+
+    def close(self) -> None:
+        for agent in self.agents:
+            agent.close()
+
+
+_worker_table: TournamentTable | None = None
+
+
+def _start_worker(*table_args) -> None:
+    global _worker_table
+    _worker_table = TournamentTable(*table_args)
+
+
+def _play_in_worker(game_index: int) -> tuple[GameOutcome, GameRecord | None]:
+    return _worker_table.play(game_index)
+
+
 def run_tournament(
     ruleset: str,
     candidate: str,
@@ -135,9 +190,16 @@ def run_tournament(
     env_kwargs: dict | None = None,
     progress: bool = False,
     agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent,
+    workers: int = 1,
+    on_record: Callable[[int, GameRecord], None] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat;
-    a single spec fills every other seat)."""
+    a single spec fills every other seat).
+
+    ``workers`` > 1 plays the games in that many processes (the agent factory must then
+    be picklable; the games and so the results are those of one process).
+    ``on_record(game_index, record)`` receives each game's :class:`GameRecord`, in order.
+    """
     env_kwargs = dict(env_kwargs or {})
     info = ruleset_info(ruleset, **env_kwargs)
     n = info.num_players
@@ -146,27 +208,39 @@ def run_tournament(
         field = field * (n - 1)
     if len(field) != n - 1:
         raise ValueError(f"{ruleset} with {n} players needs 1 or {n - 1} field agents, got {len(field)}")
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be an integer of at least 1, got {workers!r}")
     games = -(-games // n) * n  # every agent in every seat equally often
-    generators = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
-    agents = [agent_factory(spec, info, rng) for spec, rng in zip([candidate, *field], generators)]
-    env = make_raw_env(ruleset, **env_kwargs)
-    records: list[GameRecord] = []
+    table_args = (ruleset, [candidate, *field], seed, env_kwargs, on_record is not None, agent_factory)
+    outcomes: list[GameOutcome] = []
     bar = _Progress(games, progress, f"{ruleset} {candidate} vs {','.join(sorted(set(field)))}")
     start = time.perf_counter()
+    table = pool = None
     try:
-        for g in range(games):
-            seats = seating(g, n)
-            steps = play_game(env, [agents[k] for k in seats], seed + g)
-            records.append(_record(env.game, seats.index(0), steps))
+        if workers == 1:
+            table = TournamentTable(*table_args)
+            results = map(table.play, range(games))
+        else:
+            # spawn, not fork: a forked copy of a process that has started torch's
+            # threads can deadlock.
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_start_worker, initargs=table_args)
+            results = pool.map(_play_in_worker, range(games), chunksize=max(1, min(16, games // (4 * workers))))
+        for g, (outcome, record) in enumerate(results):
+            outcomes.append(outcome)
+            if on_record is not None:
+                on_record(g, record)
             bar.update()
     finally:
         bar.close()
-        for agent in agents:
-            agent.close()
-    return summarize(ruleset, candidate, field, seed, env_kwargs, records, time.perf_counter() - start)
+        if table is not None:
+            table.close()
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return summarize(ruleset, candidate, field, seed, env_kwargs, outcomes, time.perf_counter() - start)
 
 
-def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameRecord], seconds: float) -> TournamentResult:
+def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameOutcome], seconds: float) -> TournamentResult:
     games = len(records)
     shares = np.array([r.share for r in records])
     all_points = [p for r in records for p in r.candidate_points]
@@ -190,7 +264,7 @@ def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameRec
         mean_steps_per_game=float(np.mean([r.steps for r in records])),
         truncated_games=sum(r.truncated for r in records),
         seconds=seconds,
-        records=records,
+        outcomes=records,
     )
 
 

@@ -173,6 +173,9 @@ class CardGameState:
         self.turns_completed = 0
         self.caller: int | None = None
         self.final_turns_left = 0
+        # Seats that have left the game for good (an elimination variant); they take no
+        # more turns and their agents leave the env.
+        self.eliminated = [False] * self.num_players
         # A fresh token after every change: caches (the mask here, observations in the
         # env) are valid only for the token they were built for. Tokens are objects, not
         # clock values, so two states (a clone and its original, a rewound branch) never
@@ -212,6 +215,24 @@ class CardGameState:
     def opponent_has_card(self, player: int) -> bool:
         """Whether any other player holds a card (a power aimed at an opponent needs one)."""
         return any(self.table.num_occupied(q) for q in range(self.num_players) if q != player)
+
+    def eliminate(self, seat: int) -> None:
+        """``seat`` leaves the game for good (the ruleset logs why)."""
+        self.eliminated[seat] = True
+
+    def next_seat_in_play(self, seat: int) -> int:
+        """The next seat clockwise after ``seat`` that has not been eliminated (``seat``
+        itself when every other one has)."""
+        n = self.num_players
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if not self.eliminated[candidate]:
+                return candidate
+        raise RuntimeError("every seat has been eliminated; the game should have ended")
+
+    def seats_in_play(self) -> list[int]:
+        """The seats not eliminated, in seat order."""
+        return [p for p in range(self.num_players) if not self.eliminated[p]]
 
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_action_mask()).tolist()
@@ -372,6 +393,7 @@ class CardGameState:
         other = copy.copy(self)
         other.table = self.table.clone()
         other.scores = self.scores.copy()
+        other.eliminated = self.eliminated.copy()
         other.round_results = self.round_results.copy()
         other.events = self.events.copy()
         other.rng = copy_generator(self.rng)

@@ -1,4 +1,8 @@
-"""Options of ``cardenv train`` (torch-free, so the CLI can list them without the extra)."""
+"""Options of ``cardenv train`` (torch-free, so the CLI can list them without the extra).
+
+Every option is a field of :class:`TrainConfig` whose metadata holds its help text; the
+command line is generated from the fields, so the two cannot drift apart.
+"""
 
 from __future__ import annotations
 
@@ -6,80 +10,139 @@ import argparse
 import ast
 from dataclasses import dataclass, field, fields
 
-OPPONENTS = ("random_no_call", "heuristic", "selfplay")
+SELFPLAY = "selfplay"
+VEC_ENVS = ("auto", "dummy", "subproc")
+
+
+def _option(default, help_text: str, **kwargs):
+    if isinstance(default, (dict, list)):
+        return field(default_factory=lambda: type(default)(default), metadata={"help": help_text, **kwargs})
+    return field(default=default, metadata={"help": help_text, **kwargs})
 
 
 @dataclass
 class TrainConfig:
     """Defaults finish on 2 CPU cores in about 10 minutes, evaluation included."""
 
-    ruleset: str = "onefifty_v0"
-    opponent: str = "random_no_call"  # or heuristic, selfplay (a pool of frozen snapshots of the learner)
-    total_timesteps: int = 200_000
-    n_envs: int = 4
-    vec_env: str = "auto"  # "subproc", "dummy", or "auto": subproc from 4 usable CPU cores (trainer.py)
-    seed: int = 0
-    output_dir: str = "runs/{ruleset}"
-    env_kwargs: dict = field(default_factory=dict)
+    ruleset: str = _option("onefifty_v0", "the ruleset to train on", positional=True)
+    opponent: str = _option(
+        "random_no_call",
+        "who plays the other seats: one agent spec for all (random, random_no_call, heuristic, ismcts[:N], "
+        "ppo:MODEL.zip, or selfplay: a pool of frozen snapshots of the learner), or one spec per other seat "
+        "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay)")
+    total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for")
+    n_envs: int = _option(4, "envs collecting experience in parallel")
+    vec_env: str = _option("auto", "how the envs run: dummy (in this process), subproc (one process each) or "
+                                   "auto (subproc from 4 usable cores, else dummy: measured faster on 2)",
+                           choices=VEC_ENVS)
+    seed: int = _option(0, "seed of the training run (envs, network, evaluations)")
+    output_dir: str = _option("runs/{ruleset}", "run folder ({ruleset} is replaced); must not hold a run "
+                                                "unless --resume or --overwrite")
+    resume: bool = _option(False, "continue the run in the output folder from its final model or newest "
+                                  "checkpoint up to --total-timesteps")
+    overwrite: bool = _option(False, "replace a run already in the output folder")
+    env_kwargs: dict = _option({}, "env options (--env-arg KEY=VALUE)", cli=False)
     # MaskablePPO
-    learning_rate: float = 3e-4
-    n_steps: int = 512
-    batch_size: int = 512
-    n_epochs: int = 5
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    ent_coef: float = 0.01
-    net_arch: tuple[int, ...] = (256, 256)
+    learning_rate: float = _option(3e-4, "Adam learning rate")
+    n_steps: int = _option(512, "steps per env per rollout")
+    batch_size: int = _option(512, "minibatch size of the updates")
+    n_epochs: int = _option(5, "passes over each rollout")
+    gamma: float = _option(0.995, "discount factor")
+    gae_lambda: float = _option(0.95, "GAE lambda")
+    ent_coef: float = _option(0.01, "entropy bonus")
+    net_arch: tuple[int, ...] = _option((256, 256), "hidden layer sizes of the policy and value networks")
     # self-play
-    snapshot_every: int = 50_000
-    pool_size: int = 5
+    snapshot_every: int = _option(50_000, "selfplay: freeze the learner into the pool every this many steps")
+    pool_size: int = _option(5, "selfplay: the newest snapshots the opponents draw from")
     # periodic evaluation, checkpoints, final evaluation
-    eval_every: int = 50_000
-    eval_games: int = 40
-    checkpoint_every: int = 100_000
-    final_eval_games: int = 200
-    final_eval_fields: tuple[str, ...] = ("random_no_call", "heuristic")
-    progress_bar: bool = True
+    eval_every: int = _option(50_000, "steps between short evaluations against random_no_call (0: none)")
+    eval_games: int = _option(40, "games per periodic evaluation")
+    checkpoint_every: int = _option(100_000, "steps between checkpoints (0: none)")
+    final_eval_games: int = _option(200, "games of the final evaluation against each field")
+    final_eval_fields: tuple[str, ...] = _option(("random_no_call", "heuristic"),
+                                                 "agent specs the final model is evaluated against")
+    progress_bar: bool = _option(True, "a progress bar (--no-progress: a line every evaluation instead)", cli=False)
+
+    def __post_init__(self):
+        if self.vec_env not in VEC_ENVS:
+            raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}, got {self.vec_env!r}")
+        if self.resume and self.overwrite:
+            raise ValueError("resume and overwrite exclude each other: resume continues the run in the output "
+                             "folder, overwrite replaces it")
+        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_games",
+                     "final_eval_games", "pool_size", "snapshot_every"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be an integer of at least 1, got {getattr(self, name)!r}")
+        for name in ("eval_every", "checkpoint_every"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be an integer of at least 0, got {getattr(self, name)!r}")
 
     def resolved_output_dir(self) -> str:
         return self.output_dir.format(ruleset=self.ruleset)
 
+    def opponent_specs(self) -> str | list[str]:
+        """The opponent spec for every other seat, or the list of one per other seat."""
+        return self.opponent.split(",") if "," in self.opponent else self.opponent
+
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    defaults = TrainConfig()
-    parser.add_argument("ruleset", nargs="?", default=defaults.ruleset)
-    parser.add_argument("--opponent", choices=OPPONENTS, default=defaults.opponent)
     for f in fields(TrainConfig):
-        if f.name in ("ruleset", "opponent", "env_kwargs", "progress_bar"):
+        meta = f.metadata
+        if meta.get("cli", True) is False:
             continue
-        value = getattr(defaults, f.name)
+        value = f.default
+        if meta.get("positional"):
+            parser.add_argument(f.name, nargs="?", default=value, help=meta["help"])
+            continue
         flag = "--" + f.name.replace("_", "-")
-        if isinstance(value, tuple):
-            parser.add_argument(flag, nargs="+", type=type(value[0]), default=list(value))
+        if isinstance(value, bool):
+            parser.add_argument(flag, action="store_true", help=meta["help"])
+        elif isinstance(value, tuple):
+            parser.add_argument(flag, nargs="+", type=type(value[0]), default=list(value), help=meta["help"])
         else:
-            parser.add_argument(flag, type=type(value), default=value)
+            parser.add_argument(flag, type=type(value), default=value, choices=meta.get("choices"),
+                                help=meta["help"])
     parser.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                         help="env option, e.g. num_players=3 (repeatable)")
-    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar: one line per periodic evaluation instead")
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """The config of parsed ``cardenv train`` arguments; raises TypeError or ValueError
+    (one line) for a bad ruleset, opponent spec or env option."""
+    from cardenv.agents.registry import check_ruleset, make_raw_env, parse_spec, ruleset_info
+
     values = {}
     for f in fields(TrainConfig):
-        if f.name in ("env_kwargs", "progress_bar"):
+        if f.metadata.get("cli", True) is False:
             continue
         value = getattr(args, f.name)
         values[f.name] = tuple(value) if isinstance(value, list) else value
-    return TrainConfig(**values, env_kwargs=parse_env_args(args.env_arg), progress_bar=not args.no_progress)
+    config = TrainConfig(**values, env_kwargs=parse_env_args(args.env_arg), progress_bar=not args.no_progress)
+    check_ruleset(config.ruleset)
+    make_raw_env(config.ruleset, **config.env_kwargs)  # checks the env options
+    specs = config.opponent_specs()
+    n = ruleset_info(config.ruleset, **config.env_kwargs).num_players
+    if isinstance(specs, list) and len(specs) != n - 1:
+        raise ValueError(f"--opponent needs one spec or {n - 1} comma-separated specs (one per other seat) for "
+                         f"{config.ruleset} with {n} players, got {config.opponent!r}")
+    for spec in [specs] if isinstance(specs, str) else specs:
+        if spec != SELFPLAY:
+            parse_spec(spec)
+    for spec in config.final_eval_fields:
+        parse_spec(spec)
+    return config
 
 
 def parse_env_args(pairs: list[str]) -> dict:
-    """``key=value`` env options; values parsed as Python literals when they are one."""
+    """``key=value`` env options; values parsed as Python literals when they are one
+    (``3``, ``True``, ``None``), else kept as strings (``memory=none``)."""
     kwargs = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"--env-arg expects key=value, got {pair!r}")
+        if not sep or not key:
+            raise ValueError(f"--env-arg expects KEY=VALUE, got {pair!r}")
         try:
             kwargs[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):

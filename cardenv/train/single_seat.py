@@ -74,7 +74,7 @@ class SingleSeatEnv(gym.Env):
         others = iter(self.opponents)
         self._agents_by_seat = [None if s == self.learner_seat else next(others) for s in range(n)]
         for agent in self.opponents:
-            agent.rng = np.random.default_rng(int(self.np_random.integers(2**63)))
+            agent.reseed(int(self.np_random.integers(2**63)))
             agent.reset()
         self._ended_by_illegal_action = False
         self.env.reset(seed=int(self.np_random.integers(2**31)), options=options)

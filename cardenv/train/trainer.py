@@ -6,7 +6,9 @@ this module costs nothing without the ``train`` extra.
 Outputs under the run folder: ``final_model.zip``, ``checkpoints/``, ``logs/``
 (TensorBoard events and ``progress.csv``), ``monitor.csv`` (every training episode),
 ``eval_history.csv`` (periodic win share), ``learning_curve.png``, ``eval.json`` and
-``eval_table.txt`` (the final evaluation).
+``eval_table.txt`` (the final evaluation). Models are saved with a ``cardenv.json`` inside
+the zip (ruleset and env options), so ``cardenv eval ... --agent ppo:MODEL.zip`` needs no
+``--env-arg`` to match them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
+import sys
 import time
 from dataclasses import asdict
 from functools import partial
@@ -23,11 +27,10 @@ import numpy as np
 
 from cardenv.agents.registry import make_agent
 from cardenv.eval.tournament import format_table, run_tournament
-from cardenv.train.config import TrainConfig
+from cardenv.train.config import SELFPLAY, TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
 
 LEARNER = "learner"
-SELFPLAY = "selfplay"
 
 
 def _opponent_factory(pool_size: int, spec, info, rng):
@@ -38,7 +41,7 @@ def _opponent_factory(pool_size: int, spec, info, rng):
     return make_agent(spec, info, rng)
 
 
-def make_training_env(ruleset: str, opponent: str, env_kwargs: dict, pool_size: int, single_thread: bool):
+def make_training_env(ruleset: str, opponent, env_kwargs: dict, pool_size: int, single_thread: bool):
     """One single-seat env (module-level, so SubprocVecEnv can pickle its constructor)."""
     if single_thread:
         import torch
@@ -66,7 +69,7 @@ def train(config: TrainConfig) -> dict:
 
     started = time.perf_counter()
     out = Path(config.resolved_output_dir())
-    out.mkdir(parents=True, exist_ok=True)
+    resume_from = prepare_output_dir(out, config)
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     cores = usable_cores()
     # Subprocesses pay only when the env workers do not compete with the learner for
@@ -77,19 +80,24 @@ def train(config: TrainConfig) -> dict:
     # One thread: these networks are small, and a second thread spin-waiting on a busy
     # core made each batch-1 forward pass over 100× slower (measured on 2 cores).
     torch.set_num_threads(1)
-    env_fns = [partial(make_training_env, config.ruleset, config.opponent, config.env_kwargs, config.pool_size,
+    opponents = config.opponent_specs()
+    env_fns = [partial(make_training_env, config.ruleset, opponents, config.env_kwargs, config.pool_size,
                        use_subproc) for _ in range(config.n_envs)]
     vec_env = SubprocVecEnv(env_fns) if use_subproc else DummyVecEnv(env_fns)
     vec_env = VecMonitor(vec_env, filename=str(out / "monitor.csv"), info_keywords=("win_share",))
     vec_env.seed(config.seed)
 
-    model = MaskablePPO(
-        "MlpPolicy", vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
-        batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
-        ent_coef=config.ent_coef, policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed,
-        device="cpu", verbose=0,
-    )
+    if resume_from is None:
+        model = MaskablePPO(
+            "MlpPolicy", vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+            batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
+            ent_coef=config.ent_coef, policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed,
+            device="cpu", verbose=0,
+        )
+    else:
+        model = MaskablePPO.load(str(resume_from), env=vec_env, device="cpu")
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
+    metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs}
 
     def learner_factory(spec, info, rng):
         if spec == LEARNER:
@@ -98,7 +106,7 @@ def train(config: TrainConfig) -> dict:
             return PPOAgent(info, rng, model)
         return make_agent(spec, info, rng)
 
-    eval_history: list[dict] = []
+    eval_history: list[dict] = read_eval_history(out / "eval_history.csv") if resume_from else []
 
     class PeriodicEvaluation(BaseCallback):
         """Every ``eval_every`` steps: a short tournament against random_no_call."""
@@ -122,6 +130,11 @@ def train(config: TrainConfig) -> dict:
                                  "points_per_round": result.mean_points_per_round})
             self.logger.record("eval/win_share_vs_random_no_call", result.win_share)
             self.logger.record("eval/points_per_round_vs_random_no_call", result.mean_points_per_round)
+            if not config.progress_bar:
+                low, high = result.win_share_ci95
+                rate = (self.num_timesteps - start_timesteps) / (time.perf_counter() - started)
+                print(f"{self.num_timesteps}/{config.total_timesteps} steps ({rate:.0f}/s): win share vs "
+                      f"random_no_call {result.win_share:.3f} [{low:.3f}, {high:.3f}]", file=sys.stderr, flush=True)
 
     class SelfPlaySnapshots(BaseCallback):
         """Freeze the learner into the opponents' pool at the start and every ``snapshot_every`` steps."""
@@ -135,7 +148,7 @@ def train(config: TrainConfig) -> dict:
                 self.next_at += config.snapshot_every
                 path = out / "snapshots" / f"snapshot_{self.num_timesteps}.zip"
                 path.parent.mkdir(exist_ok=True)
-                self.model.save(str(path))
+                save_model(self.model, path, metadata)
                 self.training_env.env_method("add_snapshot", str(path))
             return True
 
@@ -162,16 +175,17 @@ def train(config: TrainConfig) -> dict:
     if config.checkpoint_every > 0:
         callbacks.append(CheckpointCallback(max(1, config.checkpoint_every // config.n_envs), str(out / "checkpoints"),
                                             name_prefix="model"))
-    if config.opponent == SELFPLAY:
+    if SELFPLAY in ([opponents] if isinstance(opponents, str) else opponents):
         callbacks.insert(0, SelfPlaySnapshots())
+    start_timesteps = model.num_timesteps
     try:
-        model.learn(total_timesteps=config.total_timesteps, callback=CallbackList(callbacks),
-                    progress_bar=config.progress_bar)
+        model.learn(total_timesteps=max(0, config.total_timesteps - start_timesteps), callback=CallbackList(callbacks),
+                    progress_bar=config.progress_bar, reset_num_timesteps=resume_from is None)
     finally:
         vec_env.close()
         torch.set_num_threads(1)  # the evaluations below play batch-1 forward passes
     model_path = out / "final_model.zip"
-    model.save(str(model_path))
+    save_model(model, model_path, metadata)
     train_seconds = time.perf_counter() - started
     # Evaluate the final model unless the last periodic evaluation was within one rollout of the end.
     rollout = config.n_steps * config.n_envs
@@ -187,6 +201,8 @@ def train(config: TrainConfig) -> dict:
     ]
     for r in results:
         r.candidate = "ppo"
+        model.logger.record(f"eval/final_win_share_vs_{'_'.join(sorted(set(r.field)))}", r.win_share)
+    model.logger.dump(model.num_timesteps)
     table = format_table(results)
     (out / "eval_table.txt").write_text(table + "\n")
     (out / "eval.json").write_text("[" + ",\n".join(r.to_json() for r in results) + "]\n")
@@ -203,6 +219,53 @@ def train(config: TrainConfig) -> dict:
     }
 
 
+def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
+    """Make the run folder; returns the model to resume from (with ``resume``), else None.
+
+    A folder that already holds a run is an error unless ``overwrite`` (it is emptied
+    first) or ``resume`` (training continues from its final model, else its newest
+    checkpoint; earlier training episodes are kept as ``monitor.N.csv``)."""
+    holds_run = (out / "config.json").exists()
+    if holds_run and not (config.resume or config.overwrite):
+        raise FileExistsError(f"{out} already holds a training run; pass --resume to continue it or --overwrite "
+                              f"to replace it (or choose another --output-dir)")
+    if config.resume and not holds_run:
+        raise FileNotFoundError(f"--resume: {out} holds no training run to continue")
+    if config.overwrite and out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    resume_from = None
+    if config.resume:
+        checkpoints = sorted((out / "checkpoints").glob("model_*_steps.zip"), key=lambda p: int(p.stem.split("_")[1]))
+        resume_from = out / "final_model.zip" if (out / "final_model.zip").exists() else (
+            checkpoints[-1] if checkpoints else None)
+        if resume_from is None:
+            raise FileNotFoundError(f"--resume: {out} has neither final_model.zip nor a checkpoint")
+        if (out / "monitor.csv").exists():
+            part = len(list(out.glob("monitor.*.csv"))) + 1
+            (out / "monitor.csv").rename(out / f"monitor.{part}.csv")
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    return resume_from
+
+
+def save_model(model, path: Path, metadata: dict) -> None:
+    """``model.save`` plus ``cardenv.json`` (what the model was trained on) in the zip."""
+    import zipfile
+
+    from cardenv.agents.ppo import METADATA_NAME
+
+    model.save(str(path))
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr(METADATA_NAME, json.dumps(metadata))
+
+
+def read_eval_history(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with open(path, newline="") as f:
+        return [{k: (int(v) if k == "timesteps" else float(v)) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
 def _write_eval_history(path: Path, history: list[dict]) -> None:
     with open(path, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=["timesteps", "win_share", "ci_low", "ci_high", "points_per_round"])
@@ -211,13 +274,16 @@ def _write_eval_history(path: Path, history: list[dict]) -> None:
 
 
 def read_monitor(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Cumulative learner steps and return of every training episode, in order of ending."""
+    """Cumulative learner steps and return of every training episode, in order of ending
+    (with the parts ``monitor.N.csv`` of a resumed run before ``path``)."""
+    parts = sorted(path.parent.glob("monitor.*.csv"), key=lambda p: int(p.suffixes[0][1:]))
     lengths, returns = [], []
-    with open(path) as f:
-        next(f)  # the JSON header line VecMonitor writes
-        for row in csv.DictReader(f):
-            lengths.append(int(row["l"]))
-            returns.append(float(row["r"]))
+    for part in [*parts, path]:
+        with open(part) as f:
+            next(f)  # the JSON header line VecMonitor writes
+            for row in csv.DictReader(f):
+                lengths.append(int(row["l"]))
+                returns.append(float(row["r"]))
     return np.cumsum(lengths), np.array(returns)
 
 

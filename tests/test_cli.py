@@ -1,0 +1,153 @@
+"""The ``cardenv`` command: one-line user errors with exit status 2, pipeable JSON,
+saved games that replay, seats' views that show nothing hidden, ``--version`` and
+``python -m cardenv``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import cardenv
+from cardenv.cli import main
+from cardenv.core.cards import CARD_NAMES
+from cardenv.eval import run_tournament
+from cardenv.records import GameRecord, RecordError
+
+RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
+
+USER_ERRORS = [
+    (["eval", "onefity_v0", "--agent", "heuristic"], "unknown ruleset 'onefity_v0'; rulesets are"),
+    (["eval", "onefifty_v0", "--agent", "heurstic"], "unknown agent 'heurstic'; agents are random,"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--env-arg", "num_player=3"],
+     "unknown option 'num_player'; accepted options:"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--env-arg", "num_players=9"], "num_players must be"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--env-arg", "num_players"], "expects KEY=VALUE, got"),
+    (["eval", "onefifty_v0", "--agent", "ppo:missing.zip"], "ppo model file 'missing.zip' does not exist"),
+    (["eval", "onefifty_v0", "--agent", "ppo"], "the ppo agent needs a model file"),
+    (["eval", "onefifty_v0", "--agent", "ismcts:many"], "ismcts simulations must be an integer of at least 1"),
+    (["eval", "onefifty_v0", "--agent", "random:3"], "agent 'random' takes no argument"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--field", "random", "random"], "--field needs 1 spec or 3"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--games", "0"], "--games: expected an integer of at least 1"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--workers", "two"], "--workers: expected an integer"),
+    (["eval", "onefifty_v0"], "the following arguments are required: --agent"),
+    (["train", "onefifty_v0", "--vec-env", "fast"], "argument --vec-env: invalid choice: 'fast'"),
+    (["train", "onefifty_v0", "--opponent", "heuristic,random"], "--opponent needs one spec or 3"),
+    (["train", "onefifty_v0", "--opponent", "heurstic"], "unknown agent 'heurstic'"),
+    (["train", "onefifty_v0", "--env-arg", "memory=total"], "memory must be one of"),
+    (["replay", "/nonexistent/game.json"], "cannot read game record"),
+    (["replay", "/nonexistent/game.json", "--viewer", "player_1", "--omniscient"], "not allowed with argument"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+]
+
+
+@pytest.mark.parametrize("argv, message", USER_ERRORS, ids=[" ".join(a) for a, _ in USER_ERRORS])
+def test_a_user_error_is_one_line_with_exit_status_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        sys.exit(main(argv))
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert message in lines[0]
+
+
+def test_json_to_stdout_is_the_json_alone(capsys):
+    assert main(["eval", "cut_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games"] == 4
+    assert "win share" in captured.err
+
+
+def test_version_and_python_dash_m():
+    done = subprocess.run([sys.executable, "-m", "cardenv", "--version"], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == f"cardenv {cardenv.__version__}"
+    done = subprocess.run([sys.executable, "-m", "cardenv", "eval", "--help"], capture_output=True, text=True,
+                          check=True)
+    assert "--save-games" in done.stdout and "``" not in done.stdout
+
+
+def test_every_train_option_has_help_and_a_default(capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    text = capsys.readouterr().out
+    for flag in ("--opponent", "--total-timesteps", "--vec-env", "--resume", "--overwrite", "--net-arch"):
+        assert flag in text
+    assert text.count("(default:") >= 20
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_saved_games_replay_identically(ruleset, tmp_path, capsys):
+    assert main(["eval", ruleset, "--agent", "heuristic", "--games", "2", "--seed", "5", "--no-progress",
+                 "--save-games", str(tmp_path)]) == 0
+    files = sorted(tmp_path.glob("game_*.json"))
+    n = getattr(cardenv, ruleset).raw_env().config.num_players
+    assert len(files) == n
+    for path in files:
+        record = GameRecord.load(path)
+        assert record.ruleset == ruleset and sorted(record.agents) == sorted(["heuristic"] + ["random_no_call"] * (n - 1))
+        record.check()
+        capsys.readouterr()
+        assert main(["replay", str(path), "--check-only"]) == 0
+        assert "replays identically" in capsys.readouterr().out
+
+
+def test_a_record_that_departs_from_its_game_is_refused(tmp_path):
+    records = []
+    run_tournament("onefifty_v0", "heuristic", ["random_no_call"], games=1, seed=2,
+                   on_record=lambda g, r: records.append(r))
+    record = records[0]
+    record.save(tmp_path / "game.json")
+    data = json.loads((tmp_path / "game.json").read_text())
+    data["final_scores"][0] += 1
+    with pytest.raises(RecordError, match="ends with scores"):
+        GameRecord.from_dict(data).check()
+    data = json.loads((tmp_path / "game.json").read_text())
+    data["seed"] += 1
+    with pytest.raises(RecordError):
+        GameRecord.from_dict(data).check()
+    with pytest.raises(RecordError, match="not a cardenv game record"):
+        GameRecord.from_dict({"actions": []})
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(RecordError, match="is not JSON"):
+        GameRecord.load(tmp_path / "bad.json")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_seats_replay_names_only_cards_that_seat_saw(ruleset, tmp_path, capsys):
+    """Independent of the event descriptions: every card named in an event line of
+    player_1's replay is one player_1 knew (the knowledge table) or saw face up, right
+    after the decision that logged the event."""
+    records = []
+    run_tournament(ruleset, "random_no_call", ["random_no_call"], games=1, seed=4,
+                   on_record=lambda g, r: records.append(r))
+    record = records[0]
+    path = tmp_path / "game.json"
+    record.save(path)
+    viewer = 1
+    env = record.make_env()
+    state = env.game
+    may_name: list[set[str]] = []  # per event: the names player_1 may see then
+
+    def note_new_events():
+        known = state.table.knowledge.known[viewer]
+        names = {CARD_NAMES[state.table.card_types[c]] for c in range(state.table.num_cards) if known[c]}
+        names.update(CARD_NAMES[t] for e in state.events for t in e.face_up_types)
+        may_name.extend([names] * (len(state.events) - len(may_name)))
+
+    note_new_events()
+    for _ in record.replay(env):
+        note_new_events()
+    capsys.readouterr()
+    assert main(["replay", str(path), "--viewer", f"player_{viewer}"]) == 0
+    event_lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert len(event_lines) == len(state.events)
+    hidden = 0
+    for line, names in zip(event_lines, may_name):
+        named = {w.strip(",.()[]:") for w in line.split()} & set(CARD_NAMES)
+        assert named <= names, f"player_{viewer} is shown {sorted(named - names)} in {line!r}"
+        hidden += line.count("??")
+    assert hidden > 0

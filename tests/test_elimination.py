@@ -1,0 +1,82 @@
+"""Players who leave the game for good (an elimination variant): the engine's
+``eliminated`` seats and the env's removal of their agents while the others play on.
+
+The rulesets with elimination rules test them on their own rules; here a 150 game whose
+seat 1 is made to leave after the second turn exercises the shared machinery alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from cardenv.envs.base import wrap
+from cardenv.envs.onefifty import raw_env as OneFiftyRawEnv
+from cardenv.games.onefifty import OneFiftyConfig
+from cardenv.games.onefifty.rules import OneFiftyState, Phase
+
+LEAVING_SEAT = 1
+
+
+class LeavingState(OneFiftyState):
+    """150 in which seat 1 leaves the game once two turns have been played."""
+
+    def _end_turn(self) -> None:
+        if self.turns_completed == 1:
+            self.eliminate(LEAVING_SEAT)
+        p = self.current_player
+        if self._count_turn_and_continue(p):
+            self.current_player = self.next_seat_in_play(p)
+            self.phase = Phase.MAIN
+
+
+class LeavingEnv(OneFiftyRawEnv):
+    state_class = LeavingState
+
+
+def play_until_someone_leaves(env, seed=0):
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not any(env.terminations.values()):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_next_seat_in_play_skips_eliminated_seats():
+    state = OneFiftyState(OneFiftyConfig(num_players=4), np.random.default_rng(0))
+    state.eliminate(1)
+    state.eliminate(2)
+    assert [state.next_seat_in_play(p) for p in range(4)] == [3, 3, 3, 0]
+    assert state.seats_in_play() == [0, 3]
+    assert state.clone().eliminated == [False, True, True, False]
+    state.eliminate(0)
+    assert state.next_seat_in_play(3) == 3
+
+
+@pytest.mark.parametrize("reward_mode", ["points", "outcome"])
+def test_an_eliminated_agent_steps_once_with_none_and_leaves(reward_mode):
+    env = LeavingEnv(num_players=4, single_round=True, reward_mode=reward_mode)
+    play_until_someone_leaves(env)
+    leaving = f"player_{LEAVING_SEAT}"
+    assert env.terminations == {a: a == leaving for a in env.agents}
+    # PettingZoo's dead-step protocol: the done agent is selected first.
+    assert env.agent_selection == leaving
+    if reward_mode == "outcome":
+        assert env.last()[1] == -1.0
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(0)
+    env.step(None)
+    assert leaving not in env.agents and len(env.agents) == 3
+    assert env.agent_selection == f"player_{env.game.current_player}"
+    # The others play on to the end of the round, without the one who left.
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        assert agent != leaving
+        obs, _, terminated, truncated, _ = env.last()
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    assert env.game.is_terminal and env.agents == []
+
+
+def test_the_wrapped_env_with_an_elimination_passes_api_test():
+    api_test(wrap(LeavingEnv(num_players=4, single_round=True)), num_cycles=400)

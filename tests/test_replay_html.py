@@ -1,0 +1,122 @@
+"""The HTML replay in a real headless browser (Debian's chromium through selenium): step
+forward and back, switch the viewing seat, and check every card shown against what that
+seat could know at that point of the game. A screenshot is kept as a test artifact."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+import cardenv
+from cardenv.core.cards import CARD_NAMES
+from cardenv.eval import run_tournament
+from cardenv.replay_html import write_html
+
+RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("CARDENV_TEST_ARTIFACTS", ROOT / "test-artifacts"))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (shutil.which("chromium") and shutil.which("chromedriver")):
+        # The test starts what it needs: .ci/run does this too, before the tests.
+        subprocess.run(["bash", str(ROOT / ".ci" / "install-chromium")], check=True)
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1300,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
+    yield driver
+    driver.quit()
+
+
+def knowledge_per_step(record):
+    """Per step (start, then after each decision) and seat: the card names that seat may
+    know — the engine's knowledge table and every card seen face up so far."""
+    env = record.make_env()
+    state = env.game
+    steps = []
+
+    def note():
+        table = state.table
+        names_face_up = {CARD_NAMES[t] for e in state.events for t in e.face_up_types}
+        steps.append([
+            {CARD_NAMES[table.card_types[c]] for c in range(table.num_cards) if table.knowledge.known[seat, c]}
+            | names_face_up
+            for seat in range(state.num_players)
+        ])
+
+    note()
+    for _ in record.replay(env):
+        note()
+    return steps
+
+
+def shown_cards(driver) -> list[str]:
+    return [e.get_attribute("data-card") for e in driver.find_elements(By.CSS_SELECTOR, "#table .card, #events .card")]
+
+
+# Switch the page's view selector to every viewer in turn, as a person would (a change
+# event on the select), and collect the cards each view shows: one round trip a step.
+CARDS_OF_EVERY_VIEW = """
+const select = document.getElementById("viewer");
+const views = [];
+for (let i = 0; i < select.options.length; i++) {
+  select.value = String(i);
+  select.dispatchEvent(new Event("change"));
+  views.push({table: [...document.querySelectorAll("#table .card")].map(e => e.dataset.card),
+              events: [...document.querySelectorAll("#events .card")].map(e => e.dataset.card)});
+}
+return views;
+"""
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_html_replay_shows_each_seat_only_what_it_could_see(ruleset, browser, tmp_path):
+    records = []
+    run_tournament(ruleset, "heuristic", ["random_no_call"], games=1, seed=6, on_record=lambda g, r: records.append(r))
+    record = records[0]
+    page = tmp_path / "replay.html"
+    write_html(record, page)
+    assert "http://" not in page.read_text() and "https://" not in page.read_text()  # self-contained
+    known = knowledge_per_step(record)
+    browser.get(page.as_uri())
+    viewer = Select(browser.find_element(By.ID, "viewer"))
+    n = len(known[0])
+    assert len(viewer.options) == n + 1 and viewer.first_selected_option.text == "every card face up"
+
+    forward = browser.find_element(By.ID, "forward")
+    back = browser.find_element(By.ID, "back")
+    checked_steps = min(len(known) - 1, 60)
+    hidden_seen = 0
+    for step in range(checked_steps + 1):
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-step") == str(step)
+        views = browser.execute_script(CARDS_OF_EVERY_VIEW)
+        for seat in range(n):
+            cards = views[seat]["table"] + views[seat]["events"]
+            shown = set(cards) - {"??"}
+            assert shown <= known[step][seat], (
+                f"step {step}: player_{seat}'s view shows {sorted(shown - known[step][seat])}")
+            hidden_seen += cards.count("??")
+        assert "??" not in views[n]["table"]  # every card face up
+        forward.click()
+    assert hidden_seen > 0
+    back.click()
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-step") == str(checked_steps)
+    browser.find_element(By.ID, "last").click()
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-step") == str(len(known) - 1)
+    viewer.select_by_index(1)
+    assert viewer.first_selected_option.text == "player_1" and "view of player_1" in browser.find_element(
+        By.ID, "table").text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / f"replay_{ruleset}.png"))
