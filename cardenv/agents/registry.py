@@ -24,6 +24,7 @@ from cardenv.agents.base import Agent, RulesetInfo
 HEURISTICS: dict[str, str] = {
     "onefifty_v0": "cardenv.agents.heuristics.onefifty:OneFiftyHeuristic",
     "cut_v0": "cardenv.agents.heuristics.cut:CutHeuristic",
+    "carte_v0": "cardenv.agents.heuristics.carte:CarteHeuristic",
 }
 
 

@@ -151,7 +151,6 @@ class CarteState(CardGameState):
         self.action_table = build_action_table()
         super().__init__(config, double_deck_with_jokers(), rng)
         self.scores = [config.starting_score] * self.num_players
-        self.eliminated = [False] * self.num_players
         self.out_in_round: list[int | None] = [None] * self.num_players
         self.dealer = 0
         self._reset_round_fields()
@@ -180,7 +179,6 @@ class CarteState(CardGameState):
         other.started = self.started.copy()
         other.said_carte = self.said_carte.copy()
         other.selection = self.selection.copy()
-        other.eliminated = self.eliminated.copy()
         other.out_in_round = self.out_in_round.copy()
         other.window = self.window.clone() if self.window is not None else None
 
@@ -189,19 +187,6 @@ class CarteState(CardGameState):
         a new public version (observers cache what only public events change)."""
         self.public_version = object()
         super().log(*args, **kwargs)
-
-    # --- seats ------------------------------------------------------------------------
-    def next_seat_in_play(self, seat: int) -> int:
-        """The next seat clockwise after ``seat`` that is still in the game (R-04)."""
-        n = self.num_players
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if not self.eliminated[candidate]:
-                return candidate
-        raise ValueError("no player is left in the game")
-
-    def seats_in_play(self) -> list[int]:
-        return [p for p in range(self.num_players) if not self.eliminated[p]]
 
     # --- scenario and rounds ----------------------------------------------------------
     def _scenario(self, options: dict | None) -> dict | None:
@@ -283,7 +268,7 @@ class CarteState(CardGameState):
                  f"scores {self.scores}; shown {{cards}}")
         for p in self.seats_in_play():
             if self.scores[p] <= 0:
-                self.eliminated[p] = True
+                self.eliminate(p)
                 self.out_in_round[p] = self.round_index
         self.window = None
         self.offender = None
