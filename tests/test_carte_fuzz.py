@@ -154,4 +154,4 @@ def test_random_games_keep_every_invariant():
 def test_two_thousand_random_games_keep_every_invariant():
     steps, rounds, compared = fuzz(games=2000, seed=2, brute_force_every=0.02)
     print(f"\n2000 carte games: {steps} steps, {rounds} rounds, {compared} masks brute-forced")
-    assert steps > 500_000 and compared >= 10_000
+    assert steps > 500_000 and compared >= 5_000
