@@ -287,3 +287,22 @@ def test_planted_leak_pending_catch_decision_is_caught(monkeypatch):
     monkeypatch.setattr(CarteObserver, "_fill", showing_catches)
     with pytest.raises(AssertionError, match="decision pair"):
         carte_pairs()
+
+
+def test_worked_example_in_the_docs_holds():
+    """docs/carte.md's worked example, step by step (R-06, R-08, R-13, R-16)."""
+    env = carte_v0.raw_env(num_players=2, single_round=True)
+    env.reset(seed=0, options={"hands": [["5H", "6H", "7H", "9C"], ["KS", "QD", "JC", "2D", "4D"]],
+                               "draw_pile": ["3S", "9S", "8H"], "starter": 0})
+    game = env.game
+    for name in ("draw stock", "select 5H", "select 6H", "select 7H", "put down", "say carte", "discard 9C"):
+        env.step(env.action_from_name(name))
+    assert game.describe_meld(0) == "5H 6H 7H" and game.started[0]
+    assert game.phase == Phase.DRAW and game.current_player == 1  # no catch window
+    for name in ("draw stock", "discard 9S", "draw stock", "select 8H", "add to meld 0"):
+        env.step(env.action_from_name(name))
+    assert game.describe_meld(0) == "5H 6H 7H 8H"
+    env.step(env.action_from_name("discard 3S"))
+    assert game.is_terminal and game.round_results[0].reason == "player_0 went out"
+    assert game.scores == [100, 64] and game.winners() == [0]
+    assert env._cumulative_rewards == {"player_0": 0.0, "player_1": pytest.approx(-0.36)}
