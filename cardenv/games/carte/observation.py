@@ -63,10 +63,13 @@ class CarteObserver:
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
         self._tail_cache: dict[int, tuple] = {}
+        self._meld_cache: dict[int, tuple] = {}
+        self._event_cache: dict[int, tuple] = {}
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        del state["_buffer"], state["_tail_cache"]
+        for scratch in ("_buffer", "_tail_cache", "_meld_cache", "_event_cache"):
+            del state[scratch]
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -261,7 +264,7 @@ class CarteObserver:
                    row: dict[int, int], types: list[int], shown: np.ndarray | None, buffer: np.ndarray) -> None:
         """The pieces that change only with a public event: melds, piles, events."""
         table = state.table
-        self._fill_melds(state, at, values, row, types)
+        self._fill_melds_cached(state, observer, at, row, types, buffer)
         # The piles' orders as whole slices: (type + 1) / 53 for every card shown.
         meld_types = np.minimum(table.card_types, JOKER)
         pile = table.discard_pile
@@ -289,7 +292,26 @@ class CarteObserver:
         if state.turnovers:
             values[at["turned_over"]] = 1
         if observer is not None:
-            self._fill_events(state, observer, at, values)
+            self._fill_events(state, observer, at, buffer)
+
+    def _fill_melds_cached(self, state: CarteState, observer: int | None, at: dict[str, int], row: dict[int, int],
+                           types: list[int], buffer: np.ndarray) -> None:
+        """The meld pieces (contiguous, ``meld_present`` … ``meld_accepts``), from a per-seat
+        cache keyed by the state's ``melds_version``: melds change far less often than
+        the rest."""
+        low, high = at["meld_present"], at["meld_accepts"] + NUM_MELD_TYPES
+        cached = None if observer is None else self._meld_cache.get(observer)
+        if cached is not None and cached[0] is state.melds_version:
+            buffer[low:high] = cached[1]
+            return
+        values: dict[int, float] = {}
+        self._fill_melds(state, at, values, row, types)
+        block = np.zeros(high - low, dtype=np.float32)
+        if values:
+            block[np.fromiter(values, np.intp, len(values)) - low] = list(values.values())
+        buffer[low:high] = block
+        if observer is not None:
+            self._meld_cache[observer] = (state.melds_version, block)
 
     def _fill_melds(self, state: CarteState, at: dict[str, int], values: dict[int, float], row: dict[int, int],
                     types: list[int]) -> None:
@@ -319,44 +341,70 @@ class CarteObserver:
         for t in state.accepted_types_now():
             values[accepts_at + t] = 1
 
-    def _fill_events(self, state: CarteState, observer: int, at: dict[str, int], values: dict[int, float]) -> None:
+    def _fill_events(self, state: CarteState, observer: int, at: dict[str, int], buffer: np.ndarray) -> None:
         """The most recent public events, newest first: kind, actor, the cards shown face
-        up to everyone, the meld involved."""
+        up to everyone, the meld involved; which are new since the observer's previous
+        decision. The rows are kept per seat and shifted as events arrive."""
+        config = self.config
+        capacity = config.recent_events
+        if capacity == 0:
+            return
+        events = state.events
+        kinds, actors, cards, melds = self._event_rows(state, observer)
+        first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
+        kind_index = self.kind_index
+        new = sum(1 for event in events[first_new:] if event.kind in kind_index)
+        shown = capacity if config.memory == "perfect" else min(new, capacity)  # "none": only the new ones
+        for name, rows in (("event_kind", kinds), ("event_actor", actors), ("event_cards", cards),
+                           ("event_meld", melds)):
+            width = rows.shape[1]
+            buffer[at[name]: at[name] + shown * width] = rows[:shown].ravel()
+        buffer[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
+        if new > capacity:
+            buffer[at["events_dropped"]] = 1
+
+    def _event_rows(self, state: CarteState, observer: int) -> tuple[np.ndarray, ...]:
+        """The event rows (kind, actor, cards, meld) of the last ``recent_events`` shown
+        events, newest first, for ``observer``: the seat's cached rows shifted by the
+        events logged since, when the cached history is a prefix of this state's (events
+        are never changed once logged, and a copied state shares its past events)."""
         config = self.config
         capacity, n = config.recent_events, config.num_players
         events = state.events
-        first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
-        oldest = first_new if config.memory == "none" else 0
-        kind_index, num_kinds = self.kind_index, len(self.shown_event_kinds)
-        kind_at, actor_at, cards_at, meld_at = at["event_kind"], at["event_actor"], at["event_cards"], at["event_meld"]
-        weight = self._weight
-        row = new = 0
-        for index in range(len(events) - 1, oldest - 1, -1):
-            event = events[index]
-            kind = kind_index.get(event.kind)
-            if kind is None:
-                continue
-            if index >= first_new:
-                new += 1
-            elif row == capacity:
-                break
-            if row == capacity:
-                continue
-            values[kind_at + row * num_kinds + kind] = 1
-            if event.player >= 0:
-                values[actor_at + row * n + (event.player - observer) % n] = 1
-            for card_type in event.face_up_types:
-                t = card_type if card_type < JOKER else JOKER
-                key = cards_at + row * NUM_MELD_TYPES + t
-                values[key] = values.get(key, 0) + weight[t]
-            if event.kind in ("put down", "add"):
-                values[meld_at + row * MAX_MELDS + event.places[0][1]] = 1
-            row += 1
-        event_new = at["event_new"]
-        for r in range(min(new, capacity)):
-            values[event_new + r] = 1
-        if new > capacity:
-            values[at["events_dropped"]] = 1
+        kind_index = self.kind_index
+        cached = self._event_cache.get(observer)
+        if cached is not None and cached[1] <= len(events) and (cached[1] == 0 or events[cached[1] - 1] is cached[0]):
+            rows = cached[2]
+            fresh = [e for e in events[cached[1]:] if e.kind in kind_index]
+        else:
+            rows = (np.zeros((capacity, len(self.shown_event_kinds)), np.float32), np.zeros((capacity, n), np.float32),
+                    np.zeros((capacity, NUM_MELD_TYPES), np.float32), np.zeros((capacity, MAX_MELDS), np.float32))
+            fresh = []
+            for event in reversed(events):
+                if event.kind in kind_index:
+                    fresh.append(event)
+                    if len(fresh) == capacity:
+                        break
+            fresh.reverse()
+        if fresh:
+            fresh = fresh[-capacity:]
+            k = len(fresh)
+            weight = self._weight
+            for array in rows:
+                array[k:] = array[: capacity - k]
+                array[:k] = 0
+            kinds, actors, cards, melds = rows
+            for r, event in enumerate(reversed(fresh)):
+                kinds[r, kind_index[event.kind]] = 1
+                if event.player >= 0:
+                    actors[r, (event.player - observer) % n] = 1
+                for card_type in event.face_up_types:
+                    t = card_type if card_type < JOKER else JOKER
+                    cards[r, t] += weight[t]
+                if event.kind in ("put down", "add"):
+                    melds[r, event.places[0][1]] = 1
+        self._event_cache[observer] = (events[-1] if events else None, len(events), rows)
+        return rows
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:

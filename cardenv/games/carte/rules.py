@@ -161,6 +161,7 @@ class CarteState(CardGameState):
         self.phase = Phase.DRAW
         self.turn_player = 0
         self.melds: list[Meld] = []
+        self.melds_version = object()  # a new token whenever the melds change (observers cache them)
         self.started = [False] * n
         self.said_carte = [False] * n
         self.selection = np.zeros(NUM_MELD_TYPES, dtype=np.int64)
@@ -362,11 +363,14 @@ class CarteState(CardGameState):
         at = self.action_table
         hand = self.hand_counts(p).tolist()
         pile_type = self._pile_type_in_hand(p)
-        # R-07 constrains melds only while the pile card is in hand and a meld could
-        # leave it alone (a meld holds at most 13 cards).
         hand_size = len(self.table.hands[p])
-        allowed = (None if pile_type < 0 or hand_size > MAX_MELD_SIZE + 1
-                   else partial(_leaves_a_discard, hand, hand_size, pile_type))
+        allowed = None
+        if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1:
+            # R-07 vetoes one meld only: the whole hand but the pile card, and only if
+            # that is a valid meld (else no completion or put-down can be it).
+            rest = [t for t in range(NUM_MELD_TYPES) if t != pile_type for _ in range(hand[t])]
+            if classify(rest) is not None:
+                allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
         selection = self.selection.tolist()
         selected = sum(selection)
         select_first = at.first("select")
@@ -376,9 +380,11 @@ class CarteState(CardGameState):
             for t in range(NUM_MELD_TYPES):
                 if not hand[t]:
                     continue
-                # a started player may add a card some meld takes.
+                # a started player may add a card some meld takes (unless that
+                # leaves the pile card alone, R-07).
                 if allowed is None:
-                    selectable = t in addable or can_start_meld(hand, t)
+                    stranded = pile_type >= 0 and hand_size == 2 and t != pile_type
+                    selectable = (t in addable and not stranded) or can_start_meld(hand, t)
                 else:
                     alone[t] = 1
                     hand[t] -= 1
@@ -394,15 +400,19 @@ class CarteState(CardGameState):
             return
         last = max(t for t in range(NUM_MELD_TYPES) if selection[t])
         rest = [h - c for h, c in zip(hand, selection)]
+        first_real = next((t for t in range(JOKER) if selection[t]), JOKER)
         for t in range(last, NUM_MELD_TYPES):
-            if rest[t]:
+            # Only a joker, a card of the selection's rank (a set) or of its suit (a run)
+            # can join it.
+            if rest[t] and (t == JOKER or t >> 2 == first_real >> 2 or t & 3 == first_real & 3):
                 selection[t] += 1
                 rest[t] -= 1
                 if completable(selection, rest, t, allowed):
                     mask[select_first + t] = 1
                 selection[t] -= 1
                 rest[t] += 1
-        permitted = allowed is None or allowed(selection)
+        permitted = allowed(selection) if allowed is not None else not (
+            pile_type >= 0 and hand_size == selected + 1 and not selection[pile_type])
         if permitted and self._selection_shape() is not None:
             mask[at.first("put_down")] = 1
         if selected == 1 and self.started[p] and permitted:
@@ -486,6 +496,7 @@ class CarteState(CardGameState):
         self.table.knowledge.reveal_to_all(cards)
         self.selection[:] = 0
         self.started[p] = True
+        self.melds_version = object()
         m = len(self.melds) - 1
         self.log("put down", p, tuple(cards), PUBLIC, f"puts down meld {m}: {{cards}}", places=((p, m),))
         self._after_card_left_hand(p)
@@ -506,6 +517,7 @@ class CarteState(CardGameState):
             meld.positions.append(position)
         self.table.knowledge.reveal_to_all(card)
         self.selection[:] = 0
+        self.melds_version = object()
         self.log("add", p, (card,), PUBLIC, f"adds {{cards}} to meld {m}", places=((meld.owner, m),))
         self._after_card_left_hand(p)
 
