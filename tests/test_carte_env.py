@@ -15,13 +15,9 @@ from cardenv.core.melds import JOKER, MELD_TYPE_NAMES
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState, Phase
 from cardenv.testing import check_leak_pairs, check_no_leak
 from cardenv.testing_oracles import CarteOracle
+from tests.conftest import play as act
 
 COPIES = np.array([2.0] * JOKER + [4.0])
-
-
-def act(state, *names):
-    for name in names:
-        state.apply(state.action_from_name(name))
 
 
 def counts(piece: np.ndarray) -> dict[str, int]:

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from cardenv.core.cards import parse_card
-from cardenv.core.melds import JOKER, MELD_TYPE_NAMES, accepts, classify, completable, type_at
-from cardenv.games.base import IllegalActionError
+from cardenv.core.melds import JOKER, MELD_TYPE_NAMES, accepts, classify, completable
 from cardenv.games.carte import CarteConfig, CarteState, Phase
 from cardenv.games.carte.rules import CATCH_CARDS, HAND_SIZE, POINTS
+from tests.conftest import legal_names
+from tests.conftest import play as act
 
 
 def types(names: str) -> list[int]:
@@ -23,15 +24,6 @@ def new_game(hands, draw=(), discard=(), starter=0, **config) -> CarteState:
                "discard_pile": discard.split() if isinstance(discard, str) else list(discard),
                "starter": starter}
     return CarteState(CarteConfig(**config), np.random.default_rng(0), options)
-
-
-def act(state: CarteState, *names: str) -> None:
-    for name in names:
-        state.apply(state.action_from_name(name))
-
-
-def legal_names(state: CarteState) -> set[str]:
-    return {state.action_name(a) for a in state.legal_actions()}
 
 
 def hand(state: CarteState, player: int) -> list[str]:

@@ -362,8 +362,13 @@ class CardGameState:
             f"round {self.round_index + 1} ends ({reason}); hands {list(result.hand_totals)}, "
             f"added {list(result.points_added)}; revealed {{cards}}",
         )
+        self._next_round_unless(max(self.scores) >= self.config.target_score)
+
+    def _next_round_unless(self, game_over: bool) -> None:
+        """After a round: end the game when ``game_over`` (or with ``single_round``),
+        truncate it once ``max_rounds`` rounds were played, else deal the next round."""
         config = self.config
-        if max(self.scores) >= config.target_score or config.single_round:
+        if game_over or config.single_round:
             self._end_game()
         elif config.max_rounds is not None and len(self.round_results) >= config.max_rounds:
             self.is_truncated = True

@@ -26,7 +26,7 @@ from operator import attrgetter
 import numpy as np
 
 from cardenv.core.cards import double_deck_with_jokers
-from cardenv.core.melds import JOKER, MELD_TYPE_NAMES, NUM_MELD_TYPES, NUM_POSITIONS
+from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
 
@@ -90,7 +90,7 @@ class CarteObserver:
         layout.add("current_player", n, f"{seat} whose decision it is, one-hot")
         layout.add("turn_player", n, f"{seat} whose go it is, one-hot")
         if omniscient:
-            layout.add("hands", (n, NUM_MELD_TYPES), f"player × card type: cards in hand / copies in the deck")
+            layout.add("hands", (n, NUM_MELD_TYPES), "player × card type: cards in hand / copies in the deck")
             layout.add("selection", NUM_MELD_TYPES, "the acting player's selected cards per type / copies")
         else:
             layout.add("hand", NUM_MELD_TYPES, f"{TYPE_LIST}: cards in the observer's hand / copies in the deck")
@@ -410,5 +410,3 @@ class CarteObserver:
 def build_layout(config: CarteConfig) -> ObservationLayout:
     return CarteObserver(config).layout
 
-
-__all__ = ["CarteObserver", "MELD_TYPE_NAMES", "build_layout"]

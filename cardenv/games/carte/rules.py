@@ -274,15 +274,7 @@ class CarteState(CardGameState):
         self.window = None
         self.offender = None
         self.selection[:] = 0
-        config = self.config
-        if len(self.seats_in_play()) <= 1 or config.single_round:
-            self._end_game()
-        elif config.max_rounds is not None and len(self.round_results) >= config.max_rounds:
-            self.is_truncated = True
-            self._end_game()
-        else:
-            self.round_index += 1
-            self._start_round(None)
+        self._next_round_unless(len(self.seats_in_play()) <= 1)
 
     def _end_game(self) -> None:
         super()._end_game()
