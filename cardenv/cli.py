@@ -67,16 +67,37 @@ def check_specs(specs: list[str]) -> None:
             raise UsageError(str(error)) from None
 
 
+def check_agents(specs: list[str], ruleset: str, env_kwargs: dict) -> None:
+    """Build each agent once: a model that does not fit the ruleset, or a checkpoint
+    that needs a module named, is a user error."""
+    import numpy as np
+
+    from cardenv.agents.registry import make_agent, ruleset_info
+
+    info = ruleset_info(ruleset, **env_kwargs)
+    for spec in dict.fromkeys(specs):
+        try:
+            make_agent(spec, info, np.random.default_rng(0)).close()
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"{spec}: {error}") from None
+
+
 def trained_options(specs: list[str], ruleset: str) -> dict:
-    """The env options recorded in the ppo models among ``specs`` (they must agree), so
-    that evaluating a model needs no ``--env-arg`` to match its training."""
-    from cardenv.agents.ppo import model_metadata
+    """The env options recorded in the ppo models and rllib checkpoints among ``specs``
+    (they must agree), so that evaluating a model needs no ``--env-arg`` to match its
+    training."""
+    from cardenv.agents.ppo import METADATA_NAME, model_metadata
     from cardenv.agents.registry import parse_spec
 
     found: dict[str, dict] = {}
     for spec in specs:
         name, argument = parse_spec(spec)
-        metadata = model_metadata(argument) if name == "ppo" else None
+        metadata = None
+        if name == "ppo":
+            metadata = model_metadata(argument)
+        elif name == "rllib":
+            path = Path(argument.partition("#")[0], METADATA_NAME)
+            metadata = json.loads(path.read_text()) if path.is_file() else None
         if metadata is None:
             continue
         if metadata.get("ruleset") != ruleset:
@@ -88,36 +109,38 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
     return next(iter(found.values()), {})
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 1, got {text!r}")
-    return value
+def _integer_of_at_least(low: int):
+    """An argparse type: an integer >= ``low``, else a one-line error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low:
+            raise argparse.ArgumentTypeError(f"expected an integer of at least {low}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer of at least 0, got {text!r}")
-    return value
+_positive = _integer_of_at_least(1)
+_seed = _integer_of_at_least(0)
 
 
 # --- eval ---------------------------------------------------------------------------------
 def _add_eval(sub) -> None:
+    from cardenv.agents.registry import AGENT_SPECS
+
     p = sub.add_parser(
         "eval", help="a tournament: one agent against a field, seats rotated, seeded",
         description="Play GAMES games of a candidate agent against a field of agents, every agent in every seat "
-                    "equally often, and report its win share with a 95%% interval. Agent specs: random, "
-                    "random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip.",
+                    "equally often, and report its win share with a 95% interval. Agent specs: "
+                    + AGENT_SPECS + ".",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("ruleset", help="e.g. onefifty_v0, cut_v0")
-    p.add_argument("--agent", required=True, help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip")
+    p.add_argument("--agent", required=True,
+                   help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip, rllib:CHECKPOINT")
     p.add_argument("--field", nargs="+", default=["random_no_call"],
                    help="one spec for every other seat, or one spec per other seat")
     p.add_argument("--games", type=_positive, default=2000,
@@ -125,11 +148,17 @@ def _add_eval(sub) -> None:
     p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes playing the games (the results are those of one process)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play the games as Ray tasks (the 'ray' extra): alone, on a new local cluster; with an "
+                        "address ('auto', HOST:PORT), on that running cluster. Same results as one process")
     p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="env option, e.g. num_players=3 (repeatable)")
     p.add_argument("--json", metavar="FILE",
                    help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
                         "(the table to stderr)")
+    p.add_argument("--with-games", action="store_true",
+                   help="include every game's outcome in the JSON (seat, share, scores: for paired comparisons "
+                        "of two agents on the same seeds)")
     p.add_argument("--save-games", metavar="DIR",
                    help="write every game as a replayable record DIR/game_NNNNN.json (see cardenv replay)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -145,10 +174,11 @@ def _run_eval(args) -> int:
     if len(args.field) not in (1, n - 1):
         raise UsageError(f"--field needs 1 spec or {n - 1} (one per other seat) for {args.ruleset} with {n} players, "
                          f"got {len(args.field)}: {' '.join(args.field)}")
-    if any(spec.startswith("ppo") for spec in [args.agent, *args.field]):
+    if any(spec.startswith(("ppo", "rllib")) for spec in [args.agent, *args.field]):
         import torch
 
         torch.set_num_threads(1)  # batch-1 inference: extra threads only spin (see trainer.py)
+    check_agents([args.agent, *args.field], args.ruleset, env_kwargs)
     on_record = None
     if args.save_games:
         directory = Path(args.save_games)
@@ -157,16 +187,24 @@ def _run_eval(args) -> int:
         def on_record(game_index, record):
             record.save(directory / f"game_{game_index:05d}.json")
 
+    if args.ray is not None and args.workers != 1:
+        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise UsageError("--ray needs Ray: pip install 'cardenv[ray]'") from None
     result = run_tournament(args.ruleset, args.agent, args.field, args.games, seed=args.seed, env_kwargs=env_kwargs,
-                            progress=not args.no_progress, workers=args.workers, on_record=on_record)
+                            progress=not args.no_progress, workers=args.workers, on_record=on_record,
+                            ray_address=args.ray)
     report = sys.stderr if args.json == "-" else sys.stdout
     print(format_table([result]), file=report)
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "
           f"jointly by k players; interval: {result.interval_method})", file=report)
     if args.json == "-":
-        print(result.to_json())
+        print(result.to_json(with_games=args.with_games))
     elif args.json:
-        Path(args.json).write_text(result.to_json() + "\n")
+        Path(args.json).write_text(result.to_json(with_games=args.with_games) + "\n")
     return 0
 
 

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 import numpy as np
+from rich.console import Console
+from rich.text import Text
 
 from cardenv.agents.base import observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
@@ -35,7 +37,8 @@ _RED_SUITS = ("H", "D")
 
 
 class CardStyle:
-    """How card names are printed: plain ASCII, or suit symbols with red and black."""
+    """How card names are printed: plain ASCII, or suit symbols; red and black colour
+    where the output is a terminal (rich decides, and honours NO_COLOR)."""
 
     def __init__(self, symbols: bool, colour: bool):
         self.symbols, self.colour = symbols, colour
@@ -45,15 +48,24 @@ class CardStyle:
         if ascii_only:
             return cls(False, False)
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
-        is_terminal = hasattr(stream, "isatty") and stream.isatty()
-        return cls(symbols=encoding == "utf8", colour=is_terminal)
+        return cls(symbols=encoding == "utf8", colour=True)
 
-    def __call__(self, text: str) -> str:
-        if not (self.symbols or self.colour):
-            return text
-        return _CARD.sub(self._card, text)
+    def console(self, out: TextIO) -> Console:
+        # Without colour, rich writes plain text even to a terminal.
+        return Console(file=out, highlight=False, emoji=False, soft_wrap=True, no_color=not self.colour,
+                       color_system="auto" if self.colour else None)
 
-    def _card(self, match: re.Match) -> str:
+    def __call__(self, text: str) -> Text:
+        styled = Text()
+        position = 0
+        for match in _CARD.finditer(text):
+            styled.append(text[position:match.start()])
+            styled.append(*self._card(match))
+            position = match.end()
+        styled.append(text[position:])
+        return styled
+
+    def _card(self, match: re.Match) -> tuple[str, str]:
         if match.group(3):  # a joker
             red = match.group(3) == "RJ"
             shown = ("🃏R" if red else "🃏B") if self.symbols else match.group(3)
@@ -61,9 +73,7 @@ class CardStyle:
             rank, suit = match.group(1), match.group(2)
             red = suit in _RED_SUITS
             shown = rank + (_SYMBOLS[suit] if self.symbols else suit)
-        if self.colour:
-            return f"\x1b[{'31' if red else '1'}m{shown}\x1b[0m"
-        return shown
+        return shown, "bold red" if red else "bold"
 
 
 assert set(_SYMBOLS) == set(SUIT_NAMES)
@@ -110,6 +120,7 @@ def play(
     """Play one game with a person at ``seat``; returns the exit status (0, also after
     quitting). ``opponents`` holds one agent spec per other seat, in seat order."""
     style = style or CardStyle(False, False)
+    console = style.console(out)
     info = ruleset_info(ruleset, **env_kwargs)
     env = make_raw_env(ruleset, **env_kwargs)
     n = info.num_players
@@ -123,7 +134,8 @@ def play(
     shown_events = 0
 
     def say(text: str = "") -> None:
-        print(style(text), file=out, flush=True)
+        console.print(style(text))
+        out.flush()
 
     def show_events() -> None:
         nonlocal shown_events

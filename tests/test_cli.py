@@ -58,8 +58,12 @@ def test_a_user_error_is_one_line_with_exit_status_2(argv, message, capsys):
 def test_json_to_stdout_is_the_json_alone(capsys):
     assert main(["eval", "cut_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--json", "-"]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out)["games"] == 4
+    assert json.loads(captured.out)["games"] == 4 and "outcomes" not in json.loads(captured.out)
     assert "win share" in captured.err
+    assert main(["eval", "cut_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--json", "-",
+                 "--with-games"]) == 0
+    outcomes = json.loads(capsys.readouterr().out)["outcomes"]
+    assert [o["candidate_seat"] for o in outcomes] == [0, 1, 2, 3]
 
 
 def test_version_and_python_dash_m():

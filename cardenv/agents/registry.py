@@ -6,7 +6,8 @@ one line in :data:`HEURISTICS`. Every other agent is generic: ``random`` and
 heuristic for rollouts, ``ppo`` a saved model.
 
 Agent specs are strings ``name`` or ``name:argument`` — ``ismcts:200`` (simulations per
-move), ``ppo:runs/onefifty_v0/final_model.zip`` (model file).
+move), ``ppo:runs/onefifty_v0/final_model.zip`` (model file), ``rllib:CHECKPOINT`` or
+``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
 """
 
 from __future__ import annotations
@@ -111,6 +112,13 @@ def _make_ppo(info, rng, argument):
     return PPOAgent(info, rng, argument)  # the model file, checked by parse_spec
 
 
+def _make_rllib(info, rng, argument):
+    from cardenv.rllib import RLlibAgent
+
+    checkpoint, _, module_id = argument.partition("#")
+    return RLlibAgent(info, rng, checkpoint, module_id or None)
+
+
 # name -> factory(info, rng, argument or None)
 AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent]] = {
     "random": _make_random,
@@ -118,8 +126,9 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "heuristic": _make_heuristic,
     "ismcts": _make_ismcts,
     "ppo": _make_ppo,
+    "rllib": _make_rllib,
 }
-AGENT_SPECS = "random, random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip"
+AGENT_SPECS = "random, random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip, rllib:CHECKPOINT[#MODULE]"
 """The accepted agent specs, as a user reads them."""
 
 
@@ -144,6 +153,13 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
             if argument.endswith(".zip") or not os.path.isfile(argument + ".zip"):
                 raise ValueError(f"ppo model file {argument!r} does not exist")
             argument += ".zip"
+    elif name == "rllib":
+        checkpoint = argument.partition("#")[0]
+        if not checkpoint:
+            raise ValueError(f"the rllib agent needs a checkpoint directory, as in 'rllib:runs/rllib/checkpoint' "
+                             f"(add '#MODULE' to pick a module), got {spec!r}")
+        if not os.path.isdir(checkpoint):
+            raise ValueError(f"rllib checkpoint directory {checkpoint!r} does not exist")
     elif sep:
         raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")
     return name, (argument if sep else None)

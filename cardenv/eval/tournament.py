@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -113,29 +112,27 @@ def _outcome(state, candidate_seat: int, steps: int) -> GameOutcome:
 
 
 class _Progress:
-    """tqdm when installed, else a line on stderr every tenth of the run."""
+    """rich's progress bar on stderr (nothing when disabled or stderr is not a terminal)."""
 
     def __init__(self, total: int, enabled: bool, description: str):
-        self.total, self.enabled, self.done = total, enabled, 0
-        self.bar = None
+        self.progress = None
         if enabled:
-            try:
-                from tqdm import tqdm
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
-                self.bar = tqdm(total=total, desc=description, unit="game", file=sys.stderr)
-            except ImportError:
-                print(f"{description}: {total} games", file=sys.stderr)
+            self.progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                                     TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                                     transient=False)
+            self.task = self.progress.add_task(description, total=total)
+            self.progress.start()
 
     def update(self) -> None:
-        self.done += 1
-        if self.bar is not None:
-            self.bar.update(1)
-        elif self.enabled and self.done % max(1, self.total // 10) == 0:
-            print(f"  {self.done}/{self.total} games", file=sys.stderr)
+        if self.progress is not None:
+            self.progress.advance(self.task)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        if self.progress is not None:
+            self.progress.stop()
 
 
 class TournamentTable:
@@ -193,13 +190,19 @@ def run_tournament(
     agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent,
     workers: int = 1,
     on_record: Callable[[int, GameRecord], None] | None = None,
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat;
     a single spec fills every other seat).
 
     ``workers`` > 1 plays the games in that many processes (the agent factory must then
-    be picklable; the games and so the results are those of one process).
-    ``on_record(game_index, record)`` receives each game's :class:`GameRecord`, in order.
+    be picklable; the games and so the results are those of one process; call this
+    under ``if __name__ == "__main__":`` in a script, as multiprocessing requires).
+    ``ray_address`` plays them as Ray tasks instead (the ``ray`` extra): ``"local"``
+    starts a cluster on this machine, ``"auto"`` or ``"HOST:PORT"`` joins a running one;
+    an already initialised Ray is used as it is. The results are again those of one
+    process. ``on_record(game_index, record)`` receives each game's
+    :class:`GameRecord`, in order.
     """
     env_kwargs = dict(env_kwargs or {})
     info = ruleset_info(ruleset, **env_kwargs)
@@ -218,7 +221,11 @@ def run_tournament(
     start = time.perf_counter()
     table = pool = None
     try:
-        if workers == 1:
+        if ray_address is not None:
+            from cardenv.eval.distributed import play_with_ray
+
+            results = play_with_ray(table_args, games, ray_address)
+        elif workers == 1:
             table = TournamentTable(*table_args)
             results = map(table.play, range(games))
         else:
@@ -270,20 +277,26 @@ def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameOut
 
 
 def format_table(results: Sequence[TournamentResult]) -> str:
-    """A plain-text table, one row per tournament."""
-    header = ["candidate", "field", "games", "win share", "95% CI (Wilson)", "pts/round", "final score",
-              "call rate", "call success", "rounds/game", "steps/game"]
-    rows = []
+    """A plain-text table (rich, ASCII borders), one row per tournament."""
+    from io import StringIO
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=box.ASCII2, header_style="bold")
+    for header in ("candidate", "field", "games", "win share", "95% CI (Wilson)", "pts/round", "final score",
+                   "call rate", "call success", "rounds/game", "steps/game"):
+        table.add_column(header, justify="left" if header in ("candidate", "field") else "right")
     for r in results:
         low, high = r.win_share_ci95
         field_text = ",".join(sorted(set(r.field))) if len(set(r.field)) == 1 else ",".join(r.field)
-        rows.append([
+        table.add_row(
             r.candidate, field_text, str(r.games), f"{r.win_share:.3f}", f"[{low:.3f}, {high:.3f}]",
             f"{r.mean_points_per_round:.2f}", f"{r.mean_final_score:.1f}", f"{r.call_rate:.3f}",
             "-" if r.call_success_rate is None else f"{r.call_success_rate:.3f}",
             f"{r.mean_rounds_per_game:.2f}", f"{r.mean_steps_per_game:.0f}",
-        ])
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
-    line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths))  # noqa: E731
-    out = [line(header), line(["-" * w for w in widths])] + [line(row) for row in rows]
-    return "\n".join(out)
+        )
+    buffer = StringIO()
+    Console(file=buffer, width=250, no_color=True, color_system=None, highlight=False).print(table)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines())

@@ -1,0 +1,63 @@
+"""Tournament games as Ray tasks (the ``ray`` extra), on this machine or a cluster.
+
+Each task plays a chunk of consecutive games on a :class:`TournamentTable` of its own.
+A game depends only on the tournament's seed and its index (see tournament.py), so the
+games, and the results, are exactly those of one process whatever the number of
+workers, the chunking or the order in which chunks finish. Results are yielded in game
+order as soon as they are contiguous, so progress and records stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+# Chunks per CPU of the cluster: enough to balance, few enough that the cost of a task
+# (scheduling, building the agents) stays small against its games.
+CHUNKS_PER_CPU = 4
+
+
+def connect(address: str):
+    """Ray, initialised: ``"local"`` starts a cluster here, anything else is passed to
+    ``ray.init(address=...)``; an initialised Ray is used as it is."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError("distributed tournaments need Ray: pip install 'cardenv[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
+    return ray
+
+
+def _play_chunk(table_args: tuple, first: int, stop: int) -> list:
+    from cardenv.eval.tournament import TournamentTable
+
+    table = TournamentTable(*table_args)
+    try:
+        return [table.play(g) for g in range(first, stop)]
+    finally:
+        table.close()
+
+
+def play_with_ray(table_args: tuple, games: int, address: str) -> Iterator[tuple]:
+    """``(outcome, record)`` of games ``0 … games-1``, in order, played as Ray tasks."""
+    ray = connect(address)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    chunk = max(1, -(-games // (cpus * CHUNKS_PER_CPU)))
+    play = ray.remote(num_cpus=1)(_play_chunk)
+    args_ref = ray.put(table_args)
+    pending = {play.remote(args_ref, first, min(first + chunk, games)): first for first in range(0, games, chunk)}
+    finished: dict[int, list] = {}
+    next_first = 0
+    try:
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                finished[pending.pop(ref)] = ray.get(ref)
+            while next_first in finished:
+                results = finished.pop(next_first)
+                yield from results
+                next_first += len(results)
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
