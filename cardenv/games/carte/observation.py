@@ -201,8 +201,7 @@ class CarteObserver:
         get = values.get
         types = np.minimum(table.card_types, JOKER).tolist()
         public = table.knowledge.known.all(axis=0).tolist()
-        shown_array = None if observer is None else table.knowledge.shown_to(observer, config.memory)
-        shown = None if observer is None else shown_array.tolist()
+        shown = None if observer is None else table.knowledge.shown_to(observer, config.memory).tolist()
         weight = self._weight
         seats = list(range(n)) if observer is None else [(observer + r) % n for r in range(n)]
         row = {p: r for r, p in enumerate(seats)}
@@ -257,35 +256,37 @@ class CarteObserver:
             if state.said_carte[p]:
                 values[at["said_carte"] + r] = 1
         if with_tail:
-            self._fill_tail(state, observer, at, values, row, types, shown_array, buffer)
+            self._fill_tail(state, observer, at, values, row, types, shown, buffer)
         buffer[list(values)] = list(values.values())
 
     def _fill_tail(self, state: CarteState, observer: int | None, at: dict[str, int], values: dict[int, float],
-                   row: dict[int, int], types: list[int], shown: np.ndarray | None, buffer: np.ndarray) -> None:
+                   row: dict[int, int], types: list[int], shown: list[bool] | None, buffer: np.ndarray) -> None:
         """The pieces that change only with a public event: melds, piles, events."""
         table = state.table
         self._fill_melds_cached(state, observer, at, row, types, buffer)
-        # The piles' orders as whole slices: (type + 1) / 53 for every card shown.
-        meld_types = np.minimum(table.card_types, JOKER)
+        # The piles' orders as whole slices: (type + 1) / 53 for every card shown (plain
+        # Python: cheaper than numpy on a few dozen cards).
+        weight = self._weight
         pile = table.discard_pile
         if pile:
-            pile_types = meld_types[pile]
-            values[at["top_of_pile"] + int(pile_types[-1])] = 1
-            codes = (pile_types + 1) / NUM_MELD_TYPES
-            if shown is not None:
-                pile_shown = shown[pile]
-                pile_shown[-1] = True  # the top card lies face up now; the others are memory
-                codes = np.where(pile_shown, codes, 0)
-                pile_types = pile_types[pile_shown]
+            top = len(pile) - 1
+            values[at["top_of_pile"] + types[pile[top]]] = 1
+            counts = [0.0] * NUM_MELD_TYPES
+            codes = []
+            for i, card in enumerate(pile):
+                # The top card lies face up now; the others are memory.
+                if shown is None or shown[card] or i == top:
+                    t = types[card]
+                    counts[t] += weight[t]
+                    codes.append((t + 1) / NUM_MELD_TYPES)
+                else:
+                    codes.append(0.0)
             buffer[at["pile_order"]: at["pile_order"] + len(pile)] = codes
-            buffer[at["pile_counts"]: at["pile_counts"] + NUM_MELD_TYPES] = (
-                np.bincount(pile_types, minlength=NUM_MELD_TYPES) / self.copies)
+            buffer[at["pile_counts"]: at["pile_counts"] + NUM_MELD_TYPES] = counts
         stock = table.draw_pile
         if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
-            top_first = stock[::-1]
-            codes = (meld_types[top_first] + 1) / NUM_MELD_TYPES
-            if shown is not None:
-                codes = np.where(shown[top_first], codes, 0)
+            codes = [(types[card] + 1) / NUM_MELD_TYPES if shown is None or shown[card] else 0.0
+                     for card in reversed(stock)]
             buffer[at["stock_order"]: at["stock_order"] + len(stock)] = codes
         values[at["stock_size"]] = len(stock) / DECK_SIZE
         values[at["pile_size"]] = len(pile) / DECK_SIZE
@@ -344,41 +345,44 @@ class CarteObserver:
     def _fill_events(self, state: CarteState, observer: int, at: dict[str, int], buffer: np.ndarray) -> None:
         """The most recent public events, newest first: kind, actor, the cards shown face
         up to everyone, the meld involved; which are new since the observer's previous
-        decision. The rows are kept per seat and shifted as events arrive."""
+        decision."""
         config = self.config
         capacity = config.recent_events
         if capacity == 0:
             return
         events = state.events
-        kinds, actors, cards, melds = self._event_rows(state, observer)
+        rows, end = self._event_rows(state, observer)
         first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
         kind_index = self.kind_index
         new = sum(1 for event in events[first_new:] if event.kind in kind_index)
         shown = capacity if config.memory == "perfect" else min(new, capacity)  # "none": only the new ones
-        for name, rows in (("event_kind", kinds), ("event_actor", actors), ("event_cards", cards),
-                           ("event_meld", melds)):
-            width = rows.shape[1]
-            buffer[at[name]: at[name] + shown * width] = rows[:shown].ravel()
+        shown = min(shown, end)
+        for name, array in zip(("event_kind", "event_actor", "event_cards", "event_meld"), rows):
+            start = at[name]
+            buffer[start: start + shown * array.shape[1]] = array[end - shown: end][::-1].ravel()
         buffer[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
         if new > capacity:
             buffer[at["events_dropped"]] = 1
 
-    def _event_rows(self, state: CarteState, observer: int) -> tuple[np.ndarray, ...]:
-        """The event rows (kind, actor, cards, meld) of the last ``recent_events`` shown
-        events, newest first, for ``observer``: the seat's cached rows shifted by the
-        events logged since, when the cached history is a prefix of this state's (events
-        are never changed once logged, and a copied state shares its past events)."""
+    def _event_rows(self, state: CarteState, observer: int) -> tuple[tuple[np.ndarray, ...], int]:
+        """The encoded rows (kind, actor, cards, meld) of the shown events for ``observer``,
+        oldest first, and how many rows are in use; the last ``recent_events`` are the
+        ones observed. Kept per seat and extended as events arrive, while the cached
+        history is a prefix of this state's (events never change once logged, and a
+        copied state shares its past events)."""
         config = self.config
         capacity, n = config.recent_events, config.num_players
         events = state.events
         kind_index = self.kind_index
         cached = self._event_cache.get(observer)
         if cached is not None and cached[1] <= len(events) and (cached[1] == 0 or events[cached[1] - 1] is cached[0]):
-            rows = cached[2]
-            fresh = [e for e in events[cached[1]:] if e.kind in kind_index]
+            _, seen, rows, end = cached
+            fresh = [e for e in events[seen:] if e.kind in kind_index]
         else:
-            rows = (np.zeros((capacity, len(self.shown_event_kinds)), np.float32), np.zeros((capacity, n), np.float32),
-                    np.zeros((capacity, NUM_MELD_TYPES), np.float32), np.zeros((capacity, MAX_MELDS), np.float32))
+            size = 4 * capacity
+            rows = (np.zeros((size, len(self.shown_event_kinds)), np.float32), np.zeros((size, n), np.float32),
+                    np.zeros((size, NUM_MELD_TYPES), np.float32), np.zeros((size, MAX_MELDS), np.float32))
+            end = 0
             fresh = []
             for event in reversed(events):
                 if event.kind in kind_index:
@@ -388,23 +392,26 @@ class CarteObserver:
             fresh.reverse()
         if fresh:
             fresh = fresh[-capacity:]
-            k = len(fresh)
-            weight = self._weight
-            for array in rows:
-                array[k:] = array[: capacity - k]
-                array[:k] = 0
+            if end + len(fresh) > len(rows[0]):  # full: keep the newest rows, at the front
+                keep = capacity - len(fresh)
+                for array in rows:
+                    array[:keep] = array[end - keep: end]
+                    array[keep:] = 0
+                end = keep
             kinds, actors, cards, melds = rows
-            for r, event in enumerate(reversed(fresh)):
+            weight = self._weight
+            for r, event in enumerate(fresh, start=end):
                 kinds[r, kind_index[event.kind]] = 1
                 if event.player >= 0:
                     actors[r, (event.player - observer) % n] = 1
                 for card_type in event.face_up_types:
-                    t = card_type if card_type < JOKER else JOKER
+                    t = min(card_type, JOKER)
                     cards[r, t] += weight[t]
                 if event.kind in ("put down", "add"):
                     melds[r, event.places[0][1]] = 1
-        self._event_cache[observer] = (events[-1] if events else None, len(events), rows)
-        return rows
+            end += len(fresh)
+        self._event_cache[observer] = (events[-1] if events else None, len(events), rows, end)
+        return rows, end
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:
