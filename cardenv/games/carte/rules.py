@@ -52,7 +52,7 @@ from cardenv.core.melds import (
     type_at,
 )
 from cardenv.core.reaction import PASS, ReactionWindow
-from cardenv.games.base import CardGameState, GameConfig, RoundResult, layout_from_options
+from cardenv.games.base import GameConfig, RoundGameState, RoundResult, layout_from_options
 
 HAND_SIZE = 10  # R-03
 CATCH_CARDS = 3  # R-14
@@ -138,7 +138,7 @@ class Meld:
         return Meld(self.owner, self.is_run, self.key, self.low, self.high, self.positions.copy())
 
 
-class CarteState(CardGameState):
+class CarteState(RoundGameState):
     """A game of carte in progress."""
 
     points = POINTS
