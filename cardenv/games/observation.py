@@ -33,7 +33,38 @@ DRAW_PILE_LOOKAHEAD = 4
 """How many of the next draw-pile cards the global state shows, in order."""
 
 
-class TableObserver:
+class Observer:
+    """What every observer shares, whatever its game's cards lie in: a buffer of
+    ``size`` float32 entries reused between calls, and scratch attributes (buffers, views
+    into them, caches) that a copy (deepcopy, pickle) must not carry — a copied view
+    would be detached from the copied buffer — so copies drop the ``scratch`` attributes
+    and rebuild them with ``_make_buffers()``."""
+
+    size: int
+    scratch: tuple[str, ...] = ()
+
+    def _make_buffers(self) -> None:
+        raise NotImplementedError
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        for name in self.scratch:
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._make_buffers()
+
+    def new_buffer(self) -> np.ndarray:
+        return np.zeros(self.size, dtype=np.float32)
+
+    def seat_row(self, seat: int, observer: int | None) -> int:
+        """Row of ``seat`` on a seat axis: relative to ``observer``, absolute for None."""
+        return seat if observer is None else (seat - observer) % self.config.num_players
+
+
+class TableObserver(Observer):
     """Writes one configuration's observations through views made once (slicing fresh
     views per piece per call would cost more than building the observation).
 
@@ -42,6 +73,7 @@ class TableObserver:
     the buffers and rebuild them (``__getstate__`` / ``__setstate__``).
     """
 
+    scratch = ("_slots", "_buffer", "_views")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -77,16 +109,6 @@ class TableObserver:
         self._slots = np.full((config.num_players, config.max_hand_slots), EMPTY, dtype=np.int64)
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
-
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        for scratch in ("_slots", "_buffer", "_views"):
-            del state[scratch]
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._make_buffers()
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -183,14 +205,7 @@ class TableObserver:
         """Write the ruleset's own pieces (the buffer is zeroed before); ``observer`` is
         None for the global state. ``self.seat_row(seat, observer)`` gives the row."""
 
-    def seat_row(self, seat: int, observer: int | None) -> int:
-        """Row of ``seat`` on a seat axis: relative to ``observer``, absolute for None."""
-        return seat if observer is None else (seat - observer) % self.config.num_players
-
     # --- observations ---------------------------------------------------------------------
-    def new_buffer(self) -> np.ndarray:
-        return np.zeros(self.size, dtype=np.float32)
-
     def observe(self, state: CardGameState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
         """Write ``observer``'s view of ``state`` into ``out`` (or a new array) and return it."""
         self._fill(state, observer)

@@ -29,6 +29,7 @@ from cardenv.core.cards import double_deck_with_jokers
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
+from cardenv.games.observation import Observer
 
 _event_clock = attrgetter("clock")
 NUM_RANKS = 13
@@ -36,10 +37,11 @@ NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
 
 
-class CarteObserver:
-    """Writes observations into a reused buffer through views made once; copies
-    (deepcopy, pickle) drop the buffer and its views and rebuild them."""
+class CarteObserver(Observer):
+    """Writes observations into a reused buffer; copies drop the buffer and the per-seat
+    caches and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
+    scratch = ("_buffer", "_tail_cache", "_meld_cache", "_event_cache")
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -49,7 +51,6 @@ class CarteObserver:
         self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
-        self.max_hand = DECK_SIZE
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
         # Piece starts per layout (True: the global state), and 1 / copies per type.
@@ -65,19 +66,6 @@ class CarteObserver:
         self._tail_cache: dict[int, tuple] = {}
         self._meld_cache: dict[int, tuple] = {}
         self._event_cache: dict[int, tuple] = {}
-
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        for scratch in ("_buffer", "_tail_cache", "_meld_cache", "_event_cache"):
-            del state[scratch]
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._make_buffers()
-
-    def new_buffer(self) -> np.ndarray:
-        return np.zeros(self.size, dtype=np.float32)
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
