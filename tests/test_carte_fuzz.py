@@ -127,14 +127,15 @@ def check_step(state: CarteState, rng: np.random.Generator, brute_force_every: f
     return False
 
 
-def fuzz(games: int, seed: int, brute_force_every: float) -> tuple[int, int, int]:
-    """Play ``games`` random games; returns (steps, rounds, masks brute-forced)."""
+def fuzz(games: int, seed: int, brute_force_every: float, turn_caps=(60, 200)) -> tuple[int, int, int]:
+    """Play ``games`` random games (round caps drawn from ``turn_caps``); returns (steps,
+    rounds, masks brute-forced)."""
     rng = np.random.default_rng(seed)
     steps = rounds = 0
     compared = []
     for game in range(games):
         config = CarteConfig(num_players=int(rng.integers(2, 7)), single_round=bool(rng.random() < 0.3),
-                             max_turns_per_round=int(rng.choice([60, 200])))
+                             max_turns_per_round=int(rng.choice(turn_caps)))
         state = CarteState(config, np.random.default_rng(seed * 100_000 + game))
         scores_at_start = list(state.scores)
         steps += play_random(state, rng, on_step=lambda s: compared.append(check_step(s, rng, brute_force_every)))
@@ -152,6 +153,8 @@ def test_random_games_keep_every_invariant():
 
 @pytest.mark.slow
 def test_two_thousand_random_games_keep_every_invariant():
-    steps, rounds, compared = fuzz(games=2000, seed=2, brute_force_every=0.02)
+    # Random players rarely go out, so most rounds run to the turn cap: short caps keep
+    # 2,000 games affordable (rounds ended by going out, the stock and the cap all occur).
+    steps, rounds, compared = fuzz(games=2000, seed=2, brute_force_every=0.05, turn_caps=(20, 40, 120))
     print(f"\n2000 carte games: {steps} steps, {rounds} rounds, {compared} masks brute-forced")
-    assert steps > 500_000 and compared >= 5_000
+    assert steps > 200_000 and compared >= 3_000
