@@ -612,16 +612,17 @@ class CarteState(RoundGameState):
         lines.append(f"stock {len(table.draw_pile)}{' (pile turned over)' if self.turnovers else ''} | "
                      f"pile {len(table.discard_pile)} | top {self.meld_name(top) if top is not None else '--'}")
         for p in range(self.num_players):
-            cards = sorted(table.hands[p], key=lambda c: min(int(table.card_types[c]), JOKER))
-            names = " ".join(self.meld_name(c) if shown[c] else "??" for c in cards)
+            # Cards shown in type order, then one ?? per hidden card (their order would tell).
+            known = sorted((c for c in table.hands[p] if shown[c]), key=lambda c: min(int(table.card_types[c]), JOKER))
+            hidden = sum(1 for c in table.hands[p] if not shown[c])
+            names = " ".join([self.meld_name(c) for c in known] + ["??"] * hidden)
             flags = [f for f, on in (("out", self.eliminated[p]), ("started", self.started[p]),
                                      ("said carte", self.said_carte[p])) if on]
             marker = "*" if p == self.current_player else " "
             you = " (you)" if p == viewer else ""
             lines.append(f"{marker}player_{p}{you} score {self.scores[p]:>4} {','.join(flags)} | {names}")
-        if viewer is None or viewer == self.current_player:
-            if self.selection.any():
-                lines.append("selected: " + " ".join(MELD_TYPE_NAMES[t] for t in self._selection_types()))
+        if (viewer is None or viewer == self.current_player) and self.selection.any():
+            lines.append("selected: " + " ".join(MELD_TYPE_NAMES[t] for t in self._selection_types()))
         for m in range(len(self.melds)):
             lines.append(f"meld {m} (player_{self.melds[m].owner}): {self.describe_meld(m)}")
         if recent_events:
