@@ -371,3 +371,16 @@ def test_r18_the_last_players_out_in_the_same_round(second_hand, winners):
     assert state.is_terminal and state.round_results[-1].reason == "the stock ran out again"
     assert state.eliminated == [True, True]
     assert state.winners() == winners
+
+
+def test_being_caught_does_not_exempt():
+    """R-13: a caught player who comes down to two cards again may (and must) say carte."""
+    state = new_game(["5H 6H 7H 2C", "8S JS QD KD AD 4D"], draw="3S 9D 9S 9H KC 4C")
+    act(state, "draw stock", "select 5H", "select 6H", "select 7H", "put down", "discard 2C")
+    act(state, "catch")  # player 0 takes 9D 9S 9H
+    assert hand(state, 0) == sorted(["3S", "9D", "9S", "9H"])
+    act(state, "draw stock", "discard KC")
+    act(state, "draw stock", "select 9S", "select 9H", "select 9D", "put down")  # 3S 4C left
+    assert "say carte" in legal_names(state)
+    act(state, "discard 4C")  # forgotten again: a second catch window
+    assert state.phase == Phase.CATCH
