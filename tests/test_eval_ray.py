@@ -14,7 +14,7 @@ from cardenv.eval import run_tournament
 @pytest.fixture(scope="module")
 def local_cluster():
     # The test starts its cluster (two CPUs, as on CI) and stops it.
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 

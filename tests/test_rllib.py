@@ -16,7 +16,7 @@ ENV_KWARGS = {"num_players": 3, "single_round": True, "max_turns_per_round": 60}
 
 @pytest.fixture(scope="module")
 def local_cluster():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 
