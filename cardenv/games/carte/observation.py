@@ -157,7 +157,7 @@ class CarteObserver(Observer):
         public event is logged, which gives the state a new ``public_version``; with
         the observer's last decision (the memory model and the new-events marks depend
         on it) that is the key of a per-seat cache of those pieces."""
-        buffer = self._buffer
+        buffer = self._buffer if out is None else out
         buffer[:] = 0
         tail = self._tail_start
         key = (state.public_version, int(state.table.knowledge.decided_at[observer]))
@@ -168,10 +168,7 @@ class CarteObserver(Observer):
         self._fill(state, observer, buffer, with_tail=not reuse)
         if not reuse:
             self._tail_cache[observer] = (key[0], key[1], buffer[tail:].copy())
-        if out is None:
-            return buffer.copy()
-        out[:] = buffer
-        return out
+        return buffer.copy() if out is None else out
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
         """The omniscient global state (``env.state()``), seats absolute."""
@@ -339,38 +336,39 @@ class CarteObserver(Observer):
         if capacity == 0:
             return
         events = state.events
-        rows, end = self._event_rows(state, observer)
+        rows, first = self._event_rows(state, observer)
         first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
         kind_index = self.kind_index
         new = sum(1 for event in events[first_new:] if event.kind in kind_index)
         shown = capacity if config.memory == "perfect" else min(new, capacity)  # "none": only the new ones
-        shown = min(shown, end)
+        shown = min(shown, len(rows[0]) - first)
         for name, array in zip(("event_kind", "event_actor", "event_cards", "event_meld"), rows):
             start = at[name]
-            buffer[start: start + shown * array.shape[1]] = array[end - shown: end][::-1].ravel()
+            buffer[start: start + shown * array.shape[1]] = array[first: first + shown].ravel()
         buffer[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
         if new > capacity:
             buffer[at["events_dropped"]] = 1
 
     def _event_rows(self, state: CarteState, observer: int) -> tuple[tuple[np.ndarray, ...], int]:
         """The encoded rows (kind, actor, cards, meld) of the shown events for ``observer``,
-        oldest first, and how many rows are in use; the last ``recent_events`` are the
-        ones observed. Kept per seat and extended as events arrive, while the cached
-        history is a prefix of this state's (events never change once logged, and a
-        copied state shares its past events)."""
+        newest first from row ``first`` on (returned with the rows): new events are
+        written upwards, so the rows to observe are always one contiguous slice. Kept per
+        seat and extended as events arrive, while the cached history is a prefix of this
+        state's (events never change once logged, and a copied state shares its past
+        events)."""
         config = self.config
         capacity, n = config.recent_events, config.num_players
         events = state.events
         kind_index = self.kind_index
         cached = self._event_cache.get(observer)
         if cached is not None and cached[1] <= len(events) and (cached[1] == 0 or events[cached[1] - 1] is cached[0]):
-            _, seen, rows, end = cached
+            _, seen, rows, first = cached
             fresh = [e for e in events[seen:] if e.kind in kind_index]
         else:
             size = 4 * capacity
             rows = (np.zeros((size, len(self.shown_event_kinds)), np.float32), np.zeros((size, n), np.float32),
                     np.zeros((size, NUM_MELD_TYPES), np.float32), np.zeros((size, MAX_MELDS), np.float32))
-            end = 0
+            first = size
             fresh = []
             for event in reversed(events):
                 if event.kind in kind_index:
@@ -380,26 +378,26 @@ class CarteObserver(Observer):
             fresh.reverse()
         if fresh:
             fresh = fresh[-capacity:]
-            if end + len(fresh) > len(rows[0]):  # full: keep the newest rows, at the front
-                keep = capacity - len(fresh)
+            if first < len(fresh):  # no room above: keep the newest rows, at the bottom
+                size, keep = len(rows[0]), capacity - len(fresh)
                 for array in rows:
-                    array[:keep] = array[end - keep: end]
-                    array[keep:] = 0
-                end = keep
+                    array[size - keep:] = array[first: first + keep]
+                    array[: size - keep] = 0
+                first = size - keep
             kinds, actors, cards, melds = rows
             weight = self._weight
-            for r, event in enumerate(fresh, start=end):
-                kinds[r, kind_index[event.kind]] = 1
+            for event in fresh:  # oldest first, each above the previous
+                first -= 1
+                kinds[first, kind_index[event.kind]] = 1
                 if event.player >= 0:
-                    actors[r, (event.player - observer) % n] = 1
+                    actors[first, (event.player - observer) % n] = 1
                 for card_type in event.face_up_types:
                     t = min(card_type, JOKER)
-                    cards[r, t] += weight[t]
+                    cards[first, t] += weight[t]
                 if event.kind in ("put down", "add"):
-                    melds[r, event.places[0][1]] = 1
-            end += len(fresh)
-        self._event_cache[observer] = (events[-1] if events else None, len(events), rows, end)
-        return rows, end
+                    melds[first, event.places[0][1]] = 1
+        self._event_cache[observer] = (events[-1] if events else None, len(events), rows, first)
+        return rows, first
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:
