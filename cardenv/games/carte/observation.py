@@ -195,7 +195,7 @@ class CarteObserver(Observer):
         if state.current_player is not None:
             values[at["current_player"] + row[state.current_player]] = 1
             values[at["turn_player"] + row[state.turn_player]] = 1
-            if observer is None or observer == state.current_player:
+            if (observer is None or observer == state.current_player) and state.selection.any():
                 selection = state.selection.tolist()
                 for t in range(NUM_MELD_TYPES):
                     if selection[t]:
