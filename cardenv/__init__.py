@@ -8,10 +8,10 @@ Importing cardenv also registers every environment with PettingZoo's registry, s
 ``pettingzoo.make("aec", "cardenv/onefifty-v0")`` works after ``import cardenv``.
 """
 
-from cardenv import cut_v0, kaboom_v0, onefifty_v0
+from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
 from cardenv.registry import ENV_IDS, register_envs
 
 __version__ = "0.1.0"
-__all__ = ["ENV_IDS", "cut_v0", "kaboom_v0", "onefifty_v0", "register_envs"]
+__all__ = ["ENV_IDS", "carte_v0", "cut_v0", "kaboom_v0", "onefifty_v0", "register_envs"]
 
 register_envs()

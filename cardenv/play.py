@@ -160,6 +160,7 @@ def play(
                 action = ask(state, read, say)
             actions.append((p, action))
             env.step(action)
+            env.step_done_agents()
         say("\nsince your last decision:")
         show_events()
         say("game over. ranking (1 = best): " + ", ".join(

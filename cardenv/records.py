@@ -139,6 +139,7 @@ class GameRecord:
                 raise RecordError(f"action {i} ({action}: {name}) is not what this game allows "
                                   f"(is the record from another version or other options?)")
             env.step(action)
+            env.step_done_agents()
             yield seat, action, name
         self._check_results(state)
 

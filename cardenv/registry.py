@@ -17,6 +17,7 @@ ENV_IDS: dict[str, str] = {
     "cardenv/onefifty-v0": "cardenv.envs.onefifty:env",
     "cardenv/cut-v0": "cardenv.envs.cut:env",
     "cardenv/kaboom-v0": "cardenv.envs.kaboom:env",
+    "cardenv/carte-v0": "cardenv.envs.carte:env",
 }
 
 SINGLE_SEAT_ENTRY_POINT = "cardenv.train.single_seat:SingleSeatEnv"

@@ -220,7 +220,8 @@ def check_leak_pairs(
     choose = choose or _random_legal
     probe = new_state({}, 0)
     deck_names = [card_name(int(t)) for t in probe.table.card_types]
-    num_players, max_slots = probe.num_players, probe.config.max_hand_slots
+    # Slot rulesets bound their hands; a rummy hand (carte) has no slots to bound.
+    num_players, max_slots = probe.num_players, getattr(probe.config, "max_hand_slots", None)
     for index in range(pairs):
         kind = EXCHANGE_KINDS[index % len(EXCHANGE_KINDS)]
         options = _random_scenario(deck_names, num_players, max_slots, rng)
@@ -250,14 +251,16 @@ def check_leak_pairs(
 
 
 # --- building the pairs ------------------------------------------------------------------
-def _random_scenario(deck_names: list[str], num_players: int, max_slots: int, rng: np.random.Generator) -> dict:
+def _random_scenario(deck_names: list[str], num_players: int, max_slots: int | None,
+                     rng: np.random.Generator) -> dict:
     """The whole deck laid out at random: hands of mostly 4 slots (sometimes more, so
     slots nobody peeked at beyond the first four are covered), 0–2 face-up discards, the
     rest as the draw pile (top first), a random starter. Naming every card leaves no
     card to the engine's own shuffle, so two scenarios differ exactly where intended."""
     names = [deck_names[i] for i in rng.permutation(len(deck_names))]
     sizes = [int(rng.choice([4, 4, 4, 5, 6])) for _ in range(num_players)]
-    sizes = [min(size, max_slots - 1) for size in sizes]
+    if max_slots is not None:
+        sizes = [min(size, max_slots - 1) for size in sizes]
     hands = []
     for size in sizes:
         hands.append(names[:size])

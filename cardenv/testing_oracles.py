@@ -52,6 +52,21 @@ class OneFiftyOracle(VisibilityOracle):
         return set()
 
 
+class CarteOracle(VisibilityOracle):
+    """What a seat of carte may know (docs/carte.md): its own hand (R-03, R-05: dealt,
+    drawn and caught cards are seen by their taker), every card face up on the pile
+    (seen while it lay there, so also once taken back or turned over, R-15) and every
+    card in a meld on the table (R-06, R-11). Nothing else: others' stock draws and
+    catch cards are hidden, and so is the stock's order until it was the pile."""
+
+    def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
+        return set(state.table.hands[seat])
+
+    def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
+        table = after.table
+        return set(table.hands[seat]).union(*table.melds)
+
+
 class CutOracle(VisibilityOracle):
     """What a seat of "Cut!" may know (docs/cut.md)."""
 

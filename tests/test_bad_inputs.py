@@ -19,18 +19,21 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardenv import cut_v0, kaboom_v0, onefifty_v0
+from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
 from cardenv.core import validation
 from cardenv.core.cards import parse_card, parse_cards
 from cardenv.games.base import IllegalActionError, RoundGameConfig
+from cardenv.games.carte import CarteConfig
 from cardenv.games.cut import CutConfig
 from cardenv.games.kaboom import KaboomConfig
 from cardenv.games.onefifty import OneFiftyConfig
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's illegal-move and dead-step warnings
 
-RULESETS = {"onefifty_v0": onefifty_v0, "cut_v0": cut_v0, "kaboom_v0": kaboom_v0}
-CONFIGS = {"onefifty_v0": OneFiftyConfig(), "cut_v0": CutConfig(), "kaboom_v0": KaboomConfig()}
+RULESETS = {"onefifty_v0": onefifty_v0, "cut_v0": cut_v0, "kaboom_v0": kaboom_v0, "carte_v0": carte_v0}
+CONFIGS = {"onefifty_v0": OneFiftyConfig(), "cut_v0": CutConfig(), "kaboom_v0": KaboomConfig(),
+           "carte_v0": CarteConfig()}
+SLOT_RULESETS = ("onefifty_v0", "cut_v0", "kaboom_v0")  # target_score and max_hand_slots are theirs
 NUM_PLAYERS = 4  # every ruleset's default
 
 # Four distinct hands of four cards each: a valid scenario to vary one key of at a time.
@@ -152,7 +155,16 @@ KABOOM_CONSTRUCTOR_CASES = [
     ("elimination", 1, TypeError),
     ("elimination", None, TypeError),
 ]
-EXTRA_CONSTRUCTOR_CASES = {"cut_v0": CUT_CONSTRUCTOR_CASES, "kaboom_v0": KABOOM_CONSTRUCTOR_CASES}
+CARTE_CONSTRUCTOR_CASES = [
+    ("starting_score", "100", TypeError),
+    ("starting_score", 99.5, TypeError),
+    ("starting_score", 0, ValueError),
+    ("starting_score", -100, ValueError),
+    ("starting_score", 10**6, ValueError),
+]
+SLOT_OPTIONS = ("target_score", "max_hand_slots")  # carte has neither (hands are multisets)
+EXTRA_CONSTRUCTOR_CASES = {"cut_v0": CUT_CONSTRUCTOR_CASES, "kaboom_v0": KABOOM_CONSTRUCTOR_CASES,
+                           "carte_v0": CARTE_CONSTRUCTOR_CASES}
 
 
 def constructor_cases():
@@ -161,6 +173,8 @@ def constructor_cases():
         for option, value, error in CONSTRUCTOR_CASES + extra:
             if (option, value) == ("num_players", 7) and ruleset == "kaboom_v0":
                 continue  # seven players are valid in KABOOM; nine are tried instead
+            if ruleset == "carte_v0" and option in SLOT_OPTIONS:
+                continue
             yield pytest.param(ruleset, option, value, error, id=f"{ruleset}-{option}={value!r}")
 
 
@@ -276,6 +290,22 @@ KABOOM_RESET_CASES = [
     options_case("joker twice", ValueError, lambda c: {"hands": with_card(3, 0, "RJ"), "draw_pile": ["RJ"]},
                  lambda c: ("draw_pile[0]", "'RJ'")),
 ]
+# carte (R-01) plays two packs with jokers: a joker and two copies of a card are valid
+# there, a third copy is not; its hands have no slot bound; scores count down from
+# starting_score, and a player at 0 would already be out (R-17).
+SLOT_ONLY_RESET_CASES = ("card joker", "card twice in hands", "card twice, lower case",
+                         "card in a hand and the draw pile", "card in a hand and the discard pile",
+                         "card twice in the draw pile", "hand too long", "score at the target",
+                         "score negative", "score far too high")
+CARTE_RESET_CASES = [
+    options_case("card three times", ValueError, lambda c: {"hands": with_card(1, 0, "AS"), "draw_pile": ["AS"]},
+                 lambda c: ("draw_pile[0]", "'AS'", "has 2")),
+    options_case("score negative", ValueError, lambda c: {"scores": [10, 10, 10, -1]}, lambda c: ("scores[3]", "-1")),
+    options_case("score zero", ValueError, lambda c: {"scores": [0, 10, 10, 10]},
+                 lambda c: ("scores[0]", "0", "starting_score")),
+    options_case("score above the start", ValueError, lambda c: {"scores": [10, c.starting_score + 1, 10, 10]},
+                 lambda c: ("scores[1]", repr(c.starting_score + 1), "starting_score")),
+]
 
 
 def reset_cases():
@@ -283,6 +313,8 @@ def reset_cases():
         cases = RESET_CASES
         if ruleset == "kaboom_v0":
             cases = [case for case in RESET_CASES if case.label != "card joker"] + KABOOM_RESET_CASES
+        if ruleset == "carte_v0":
+            cases = [case for case in RESET_CASES if case.label not in SLOT_ONLY_RESET_CASES] + CARTE_RESET_CASES
         for case in cases:
             yield pytest.param(ruleset, case, id=f"{ruleset}-{case.label}")
 
@@ -328,7 +360,8 @@ def an_illegal_id(env) -> int:
 
 # (label, exception, the action made from the env, what the message must contain)
 ACTION_CASES = [
-    ("name", TypeError, lambda env: "draw", lambda env, a: ("action", "'draw'", "action_from_name('draw')")),
+    ("name", TypeError, lambda env: env.action_names[0],
+     lambda env, a: ("action", repr(a), f"action_from_name({a!r})")),
     ("float", TypeError, lambda env: 13.9, lambda env, a: ("action", "13.9")),
     ("whole float", TypeError, lambda env: 2.0, lambda env, a: ("action", "2.0")),
     ("numpy float", TypeError, lambda env: np.float64(2), lambda env, a: ("action", repr(np.float64(2)))),
@@ -418,7 +451,8 @@ def test_parse_cards_rejects_a_non_iterable():
 
 
 # --- what is accepted, and normalised --------------------------------------------------------------
-@pytest.mark.parametrize("ruleset", RULESETS)
+# carte's version (starting_score, no slots) is in tests/test_carte_env.py.
+@pytest.mark.parametrize("ruleset", SLOT_RULESETS)
 def test_numpy_integers_and_bools_are_accepted_and_normalised(ruleset):
     extra = {"power_on_replace": np.bool_(False)} if ruleset == "cut_v0" else {}
     env = RULESETS[ruleset].raw_env(
@@ -457,7 +491,7 @@ def test_numpy_seed_equals_int_seed(ruleset):
                           second.observe(second.agent_selection)["observation"])
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", SLOT_RULESETS)
 @pytest.mark.parametrize("num_players", [3, 6])
 def test_every_valid_start_keeps_observations_in_their_space(ruleset, num_players):
     """Starting scores just below the target (the highest valid) plus a worst round must

@@ -1,5 +1,7 @@
-"""Uniformly random agents: ``random`` and ``random_no_call`` (never ends a round by
-calling, so the rounds it plays end only by the other rules)."""
+"""Uniformly random agents: ``random`` and ``random_no_call``, which never makes the
+ruleset's call (the action kinds its heuristic names in ``call_kinds``): END in 150,
+Cut! in Cut! (so the rounds it plays end only by the other rules), and in carte saying
+"carte" (so it is caught whenever it ends a go on one card)."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ HEURISTICS: dict[str, str] = {
     "onefifty_v0": "cardenv.agents.heuristics.onefifty:OneFiftyHeuristic",
     "cut_v0": "cardenv.agents.heuristics.cut:CutHeuristic",
     "kaboom_v0": "cardenv.agents.heuristics.kaboom:KaboomHeuristic",
+    "carte_v0": "cardenv.agents.heuristics.carte:CarteHeuristic",
 }
 
 

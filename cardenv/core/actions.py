@@ -7,7 +7,7 @@ absolute seats, keep a policy's meaning the same whichever seat it plays.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -47,12 +47,15 @@ class ActionTable:
         self._kind_shape[kind] = (1, 1)
         return self._first_by_kind[kind]
 
-    def add_slots(self, kind: str, name_format: str, num_slots: int, description: str = "") -> int:
-        """One action per slot; ``name_format`` uses ``{slot}``."""
+    def add_slots(self, kind: str, name_format: str, num_slots: int, description: str = "",
+                  slot_names: Sequence[str] | None = None) -> int:
+        """One action per slot; ``name_format`` uses ``{slot}``, and ``{slot_name}`` when
+        ``slot_names`` names the slots (e.g. card types: ``discard {slot_name}``)."""
         self._first_by_kind[kind] = len(self.specs)
         self._kind_shape[kind] = (1, num_slots)
         for s in range(num_slots):
-            self._add(kind, name_format.format(slot=s), s, None, description)
+            slot_name = slot_names[s] if slot_names is not None else s
+            self._add(kind, name_format.format(slot=s, slot_name=slot_name), s, None, description)
         return self._first_by_kind[kind]
 
     def add_seat_slots(

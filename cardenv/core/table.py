@@ -6,6 +6,9 @@ Piles are lists of physical ids with the top card last. A hand is a list of slot
 slot holds a physical id or ``EMPTY``. Hands keep their slot positions (an emptied slot
 stays in place, so "slot 2" keeps meaning the same spot on the table) and can grow past
 four by appending slots.
+
+Rummy games also lay cards face up on the table in melds: ``melds`` is a list of
+melds, each a list of physical ids (a ruleset decides their order and meaning).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ EMPTY = -1
 
 
 class CardTable:
-    __slots__ = ("card_types", "draw_pile", "discard_pile", "hands", "held", "knowledge")
+    __slots__ = ("card_types", "draw_pile", "discard_pile", "hands", "held", "knowledge", "melds")
 
     def __init__(self, deck: np.ndarray, num_players: int):
         self.card_types = np.asarray(deck, dtype=np.int64).copy()
@@ -30,6 +33,7 @@ class CardTable:
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
         self.held: list[list[int]] = [[] for _ in range(num_players)]
         self.knowledge = Knowledge(num_players, len(self.card_types))
+        self.melds: list[list[int]] = []
 
     @property
     def num_players(self) -> int:
@@ -47,6 +51,7 @@ class CardTable:
         other.hands = [hand.copy() for hand in self.hands]
         other.held = [cards.copy() for cards in self.held]
         other.knowledge = self.knowledge.clone()
+        other.melds = [meld.copy() for meld in self.melds]
         return other
 
     # --- identities -------------------------------------------------------------
@@ -62,6 +67,7 @@ class CardTable:
         for p in range(self.num_players):
             self.hands[p] = []
             self.held[p] = []
+        self.melds = []
         self.knowledge.forget(slice(None))
 
     def arrange(
@@ -194,7 +200,8 @@ class CardTable:
 
     # --- bookkeeping ------------------------------------------------------------------
     def locations(self) -> Iterator[tuple[str, int, int, int]]:
-        """Every card's place as ``(zone, player, index, card)``; player -1 for piles."""
+        """Every card's place as ``(zone, player, index, card)``; player -1 for piles, the
+        meld's index for melds."""
         for i, card in enumerate(self.draw_pile):
             yield ("draw", -1, i, card)
         for i, card in enumerate(self.discard_pile):
@@ -206,6 +213,9 @@ class CardTable:
         for p, cards in enumerate(self.held):
             for i, card in enumerate(cards):
                 yield ("held", p, i, card)
+        for m, cards in enumerate(self.melds):
+            for i, card in enumerate(cards):
+                yield ("meld", m, i, card)
 
     def check_every_card_once(self) -> None:
         """Raise AssertionError unless every physical card lies in exactly one place."""

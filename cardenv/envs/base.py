@@ -223,6 +223,14 @@ class CardGameEnv(AECEnv):
                 self.rewards[a] = -1.0
         self._deads_step_first()
 
+    def step_done_agents(self) -> None:
+        """Step every done agent that is selected with None (PettingZoo's dead-step
+        protocol) while the game goes on. Runners that drive the engine's current player
+        call it after each step: a seat eliminated mid-game leaves this way."""
+        while (self.agents and not self.game.is_terminal
+               and (self.terminations[self.agent_selection] or self.truncations[self.agent_selection])):
+            self.step(None)
+
     def action_id_of(self, action: Any) -> int:
         """``action`` as an ``int`` id; a non-integer is a TypeError (an id out of range
         or illegal is left to the engine's IllegalActionError, which lists the legal ids)."""

@@ -91,6 +91,7 @@ def play_game(env, agents_by_seat: Sequence[Agent], seed: int, actions: list | N
         if actions is not None:
             actions.append((seat, action))
         env.step(action)
+        env.step_done_agents()
         steps += 1
     return steps
 

@@ -1,8 +1,9 @@
 """What every rules engine shares: the state machine interface, rounds and cumulative
 scores, the event log, illegal-action errors and information-set sampling.
 
-A ruleset subclasses :class:`CardGameState` and fills in the round logic. Nothing here
-imports PettingZoo: search agents, tests and other front ends use engines directly.
+A ruleset subclasses :class:`CardGameState` (slot grids and piles) or, when its cards lie
+elsewhere (multiset hands, melds), :class:`RoundGameState`, and fills in the round logic.
+Nothing here imports PettingZoo: search agents, tests and other front ends use engines directly.
 """
 
 from __future__ import annotations
@@ -53,26 +54,18 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
-class RoundGameConfig:
-    """Options every slot-and-pile ruleset has; a ruleset's config subclasses it, sets
-    ``min_players``/``max_players`` and may change the defaults.
-
-    Every field is validated and normalised (numpy integers to ``int`` and so on) when a
-    config is made, by the checks of :meth:`option_checks`. A subclass that adds a field
-    declares it with its type; a ``bool``, ``int`` or ``float`` field is then checked
-    from its annotation alone, and ``option_checks`` adds bounds or choices.
+class GameConfig:
+    """Table-driven validation of a ruleset's options (no fields of its own): every field
+    of a subclass is validated and normalised (numpy integers to ``int`` and so on) when
+    a config is made, by the checks of :meth:`option_checks`. A subclass declares each
+    field with its type; a ``bool``, ``int`` or ``float`` field is then checked from its
+    annotation alone, and ``option_checks`` adds bounds or choices. The checks below are
+    those of the options most rulesets share (a check for a field a config lacks is
+    never used).
     """
 
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
-    num_players: int = 4
-    target_score: int = 100
-    max_turns_per_round: int = 200
-    single_round: bool = False
-    memory: str = "perfect"
-    max_hand_slots: int = 8
-    max_rounds: int | None = 100
-    recent_events: int = 16
 
     @classmethod
     def option_checks(cls) -> dict[str, Callable[[str, Any], Any]]:
@@ -81,12 +74,8 @@ class RoundGameConfig:
         of ``super().option_checks()``; fields missing here are checked by annotation."""
         return {
             "num_players": partial(validation.integer, low=cls.min_players, high=cls.max_players),
-            "target_score": partial(validation.integer, low=1),
             "max_turns_per_round": partial(validation.integer, low=1),
             "memory": partial(validation.choice, options=MEMORY_MODELS),
-            # A Match or a penalty must be able to add a slot to the initial grid; the
-            # upper bound keeps the action table and the observation a sane size.
-            "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
             "max_rounds": partial(validation.optional_integer, low=1),
             "recent_events": partial(validation.integer, low=0, high=MAX_RECENT_EVENTS),
         }
@@ -102,6 +91,31 @@ class RoundGameConfig:
             check = checks.get(option.name) or _check_by_annotation(type(self), option)
             # Frozen: the normalised value replaces the given one through object.__setattr__.
             object.__setattr__(self, option.name, check(option.name, getattr(self, option.name)))
+
+
+@dataclass(frozen=True)
+class RoundGameConfig(GameConfig):
+    """Options every slot-and-pile ruleset has; a ruleset's config subclasses it, sets
+    ``min_players``/``max_players`` and may change the defaults."""
+
+    num_players: int = 4
+    target_score: int = 100
+    max_turns_per_round: int = 200
+    single_round: bool = False
+    memory: str = "perfect"
+    max_hand_slots: int = 8
+    max_rounds: int | None = 100
+    recent_events: int = 16
+
+    @classmethod
+    def option_checks(cls) -> dict[str, Callable[[str, Any], Any]]:
+        return {
+            **super().option_checks(),
+            "target_score": partial(validation.integer, low=1),
+            # A Match or a penalty must be able to add a slot to the initial grid; the
+            # upper bound keeps the action table and the observation a sane size.
+            "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
+        }
 
 
 # Fields without an entry in option_checks() are checked by their annotation (a string,
@@ -126,24 +140,22 @@ def _check_by_annotation(config_class: type, option) -> Callable[[str, Any], Any
         ) from None
 
 
-class CardGameState:
-    """A game in progress: rounds of play until a cumulative total reaches the target.
+class RoundGameState:
+    """A game in progress, played in rounds, whatever its cards lie in (slot grids,
+    multiset hands, melds): the state machine interface, cumulative scores and round
+    results, players who leave, the event log, copies and information-set sampling.
 
-    Subclasses provide ``action_table``, ``points``, ``phase``, ``_fill_legal_mask(mask)``,
-    ``_apply(action)``, ``_start_round(layout)`` and ``_score_round(reason)``; they call
-    ``_end_round`` when a round is over. The turn bookkeeping every such game has (turns
-    played, the call in progress and its final lap) lives here.
+    Subclasses provide ``action_table``, ``points``, ``phase``, ``event_kinds``,
+    ``_fill_legal_mask(mask)``, ``_apply(action)`` and their rounds. The slot-and-pile
+    rulesets build on :class:`CardGameState` below.
     """
 
     action_table: ActionTable
     current_player: int | None
     # Every kind of event the ruleset logs, in a fixed order (the observation one-hot).
-    event_kinds: tuple[str, ...] = ("start", "peek", "call", "draw", "penalty", "swap", "discard", "round end")
-    # Kinds the observation's event piece leaves out because the rules and the events
-    # that follow imply them: a round starts with every player seeing their bottom row,
-    # and a draw is always followed, before anyone else decides, by what became of the
-    # drawn card (or by the round's end).
-    implied_event_kinds: tuple[str, ...] = ("start", "peek", "draw")
+    event_kinds: tuple[str, ...] = ()
+    # Kinds the observation's event piece leaves out because the rules imply them.
+    implied_event_kinds: tuple[str, ...] = ()
 
     def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
         self.config = config
@@ -158,8 +170,6 @@ class CardGameState:
         self.current_player = None
         self.events: list[Event] = []
         self.turns_completed = 0
-        self.caller: int | None = None
-        self.final_turns_left = 0
         # Seats that have left the game for good (an elimination variant); they take no
         # more turns and their agents leave the env.
         self.eliminated = [False] * self.num_players
@@ -198,10 +208,6 @@ class CardGameState:
         """The open :class:`~cardenv.core.reaction.ReactionWindow` (decisions being
         collected), or None. Rulesets with windows override this."""
         return None
-
-    def opponent_has_card(self, player: int) -> bool:
-        """Whether any other player holds a card (a power aimed at an opponent needs one)."""
-        return any(self.table.num_occupied(q) for q in range(self.num_players) if q != player)
 
     def eliminate(self, seat: int) -> None:
         """``seat`` leaves the game for good (the ruleset logs why)."""
@@ -248,6 +254,123 @@ class CardGameState:
 
     def action_from_name(self, name: str) -> int:
         return self.action_table.from_name(name)
+
+    def _next_round_unless(self, game_over: bool) -> None:
+        """After a round: end the game when ``game_over`` (or with ``single_round``),
+        truncate it once ``max_rounds`` rounds were played, else deal the next round."""
+        config = self.config
+        if game_over or config.single_round:
+            self._end_game()
+        elif config.max_rounds is not None and len(self.round_results) >= config.max_rounds:
+            self.is_truncated = True
+            self._end_game()
+        else:
+            self.round_index += 1
+            self._start_round(None)
+
+    def _end_game(self) -> None:
+        self.is_terminal = True
+        self.current_player = None
+
+    def hand_total(self, player: int) -> int:
+        points = self.points
+        types = self.table.card_types
+        return int(sum(points[types[c]] for c in self.table.cards_in_hand(player)))
+
+    def ranks(self) -> list[int]:
+        """Final ranking by cumulative total, lowest first; equal totals share a rank."""
+        return shared_ranks(self.scores)
+
+    def winners(self) -> list[int]:
+        return lowest(self.scores)
+
+    # --- copies and sampling -------------------------------------------------------------
+    def clone(self) -> RoundGameState:
+        other = copy.copy(self)
+        other.table = self.table.clone()
+        other.scores = self.scores.copy()
+        other.eliminated = self.eliminated.copy()
+        other.round_results = self.round_results.copy()
+        other.events = self.events.copy()
+        other.rng = copy_generator(self.rng)
+        other._mask = self._mask.copy()
+        other.version = object()
+        other._mask_version = other.version if self._mask_version is self.version else None
+        self._clone_extra(other)
+        return other
+
+    def _clone_extra(self, other: RoundGameState) -> None:
+        """Copy the ruleset's own mutable attributes into ``other``."""
+
+    def sample_world(self, observer: int, rng: np.random.Generator) -> RoundGameState:
+        """A copy in which every card ``observer`` does not know is dealt at random into
+        the places ``observer`` cannot see, consistently with all ``observer`` knows.
+
+        The copy gets a fresh generator drawn from ``rng``, so future shuffles are not
+        the real game's either.
+        """
+        world = self.clone()
+        world.table = self.table.sample_world(observer, rng)
+        world.rng = np.random.default_rng(rng.integers(2**63))
+        world._mask_version = None  # identities changed: the cached mask is not this world's
+        return world
+
+    # --- the event log ---------------------------------------------------------------
+    def log(
+        self,
+        kind: str,
+        player: int,
+        cards: tuple[int, ...] = (),
+        visible_to: tuple[int, ...] | None = PUBLIC,
+        text: str = "",
+        places: tuple[tuple[int, int], ...] = (),
+    ) -> None:
+        """Record an event; ``text`` may place the cards with ``{cards}``; ``places`` are
+        the ``(seat, slot)`` pairs involved. ``kind`` is one of the ruleset's
+        ``event_kinds``, which the observation's event piece is built from."""
+        if kind not in self.event_kinds:
+            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
+        face_up = tuple(int(self.table.card_types[c]) for c in cards) if visible_to is PUBLIC else ()
+        self.events.append(
+            Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up)
+        )
+
+    def card_name(self, card: int) -> str:
+        """ASCII name of a physical card's type."""
+        return card_name(int(self.table.card_types[card]))
+
+    def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
+        events = self.events if last is None else self.events[-last:]
+        return [e.describe(self.card_name, viewer) for e in events]
+
+
+
+class CardGameState(RoundGameState):
+    """A slot-and-pile game in progress: rounds of play until a cumulative total reaches
+    the target.
+
+    Subclasses provide ``action_table``, ``points``, ``phase``, ``_fill_legal_mask(mask)``,
+    ``_apply(action)``, ``_start_round(layout)`` and ``_score_round(reason)``; they call
+    ``_end_round`` when a round is over. The turn bookkeeping every such game has (turns
+    played, the call in progress and its final lap) lives here.
+    """
+
+    # Every kind of event the ruleset logs, in a fixed order (the observation one-hot).
+    event_kinds: tuple[str, ...] = ("start", "peek", "call", "draw", "penalty", "swap", "discard", "round end")
+    # Kinds the observation's event piece leaves out because the rules and the events
+    # that follow imply them: a round starts with every player seeing their bottom row,
+    # and a draw is always followed, before anyone else decides, by what became of the
+    # drawn card (or by the round's end).
+    implied_event_kinds: tuple[str, ...] = ("start", "peek", "draw")
+
+    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
+        super().__init__(config, deck, rng)
+        self.caller: int | None = None
+        self.final_turns_left = 0
+
+    def opponent_has_card(self, player: int) -> bool:
+        """Whether any other player holds a card (a power aimed at an opponent needs one)."""
+        return any(self.table.num_occupied(q) for q in range(self.num_players) if q != player)
 
     # --- rounds and turns ----------------------------------------------------------------
     def _scenario(self, options: dict | None) -> dict | None:
@@ -349,96 +472,12 @@ class CardGameState:
             f"round {self.round_index + 1} ends ({reason}); hands {list(result.hand_totals)}, "
             f"added {list(result.points_added)}; revealed {{cards}}",
         )
-        config = self.config
-        if self._round_ends_game() or config.single_round:
-            self._end_game()
-        elif config.max_rounds is not None and len(self.round_results) >= config.max_rounds:
-            self.is_truncated = True
-            self._end_game()
-        else:
-            self.round_index += 1
-            self._start_round(None)
+        self._next_round_unless(self._round_ends_game())
 
     def _round_ends_game(self) -> bool:
         """Whether the round just scored ends the game: by default once a cumulative
         total reaches the target. A ruleset with an elimination variant eliminates here."""
         return max(self.scores) >= self.config.target_score
-
-    def _end_game(self) -> None:
-        self.is_terminal = True
-        self.current_player = None
-
-    def hand_total(self, player: int) -> int:
-        points = self.points
-        types = self.table.card_types
-        return int(sum(points[types[c]] for c in self.table.cards_in_hand(player)))
-
-    def ranks(self) -> list[int]:
-        """Final ranking by cumulative total, lowest first; equal totals share a rank."""
-        return shared_ranks(self.scores)
-
-    def winners(self) -> list[int]:
-        return lowest(self.scores)
-
-    # --- copies and sampling -------------------------------------------------------------
-    def clone(self) -> CardGameState:
-        other = copy.copy(self)
-        other.table = self.table.clone()
-        other.scores = self.scores.copy()
-        other.eliminated = self.eliminated.copy()
-        other.round_results = self.round_results.copy()
-        other.events = self.events.copy()
-        other.rng = copy_generator(self.rng)
-        other._mask = self._mask.copy()
-        other.version = object()
-        other._mask_version = other.version if self._mask_version is self.version else None
-        self._clone_extra(other)
-        return other
-
-    def _clone_extra(self, other: CardGameState) -> None:
-        """Copy the ruleset's own mutable attributes into ``other``."""
-
-    def sample_world(self, observer: int, rng: np.random.Generator) -> CardGameState:
-        """A copy in which every card ``observer`` does not know is dealt at random into
-        the places ``observer`` cannot see, consistently with all ``observer`` knows.
-
-        The copy gets a fresh generator drawn from ``rng``, so future shuffles are not
-        the real game's either.
-        """
-        world = self.clone()
-        world.table = self.table.sample_world(observer, rng)
-        world.rng = np.random.default_rng(rng.integers(2**63))
-        world._mask_version = None  # identities changed: the cached mask is not this world's
-        return world
-
-    # --- the event log ---------------------------------------------------------------
-    def log(
-        self,
-        kind: str,
-        player: int,
-        cards: tuple[int, ...] = (),
-        visible_to: tuple[int, ...] | None = PUBLIC,
-        text: str = "",
-        places: tuple[tuple[int, int], ...] = (),
-    ) -> None:
-        """Record an event; ``text`` may place the cards with ``{cards}``; ``places`` are
-        the ``(seat, slot)`` pairs involved. ``kind`` is one of the ruleset's
-        ``event_kinds``, which the observation's event piece is built from."""
-        if kind not in self.event_kinds:
-            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
-        face_up = tuple(int(self.table.card_types[c]) for c in cards) if visible_to is PUBLIC else ()
-        self.events.append(
-            Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up)
-        )
-
-    def card_name(self, card: int) -> str:
-        """ASCII name of a physical card's type."""
-        return card_name(int(self.table.card_types[card]))
-
-    def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
-        events = self.events if last is None else self.events[-last:]
-        return [e.describe(self.card_name, viewer) for e in events]
-
 
     # --- rendering ------------------------------------------------------------------------
     def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:

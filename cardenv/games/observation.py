@@ -36,15 +36,43 @@ MAX_CACHED_EVENTS = 50_000
 """The most events whose encoding an observer keeps (it starts afresh past this)."""
 
 
-class TableObserver:
+class Observer:
+    """What every observer shares, whatever its game's cards lie in: a buffer of
+    ``size`` float32 entries reused between calls, and scratch attributes (buffers, views
+    into them, caches) that a copy (deepcopy, pickle) must not carry — a copied view
+    would be detached from the copied buffer — so copies drop the ``scratch`` attributes
+    and rebuild them with ``_make_buffers()``."""
+
+    size: int
+    scratch: tuple[str, ...] = ()
+
+    def _make_buffers(self) -> None:
+        raise NotImplementedError
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        for name in self.scratch:
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._make_buffers()
+
+    def new_buffer(self) -> np.ndarray:
+        return np.zeros(self.size, dtype=np.float32)
+
+    def seat_row(self, seat: int, observer: int | None) -> int:
+        """Row of ``seat`` on a seat axis: relative to ``observer``, absolute for None."""
+        return seat if observer is None else (seat - observer) % self.config.num_players
+
+
+class TableObserver(Observer):
     """Writes one configuration's observations through views made once (slicing fresh
-    views per piece per call would cost more than building the observation).
+    views per piece per call would cost more than building the observation); the views
+    and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    The views point into the observer's own buffer, so a copy (deepcopy, pickle) must
-    not carry them: a copied view would be detached from the copied buffer. Copies drop
-    the buffers and rebuild them (``__getstate__`` / ``__setstate__``).
-    """
-
+    scratch = ("_slots", "_empty_row", "_buffer", "_views", "_event_codes")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -109,16 +137,6 @@ class TableObserver:
         # id(event) -> (event, its encoding): events never change, and every copy of a
         # game shares the events of their common history, so each is encoded once.
         self._event_codes: dict[int, tuple] = {}
-
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        for scratch in ("_slots", "_empty_row", "_buffer", "_views", "_event_codes"):
-            del state[scratch]
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._make_buffers()
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -232,14 +250,7 @@ class TableObserver:
         """Write the ruleset's own pieces (the buffer is zeroed before); ``observer`` is
         None for the global state. ``self.seat_row(seat, observer)`` gives the row."""
 
-    def seat_row(self, seat: int, observer: int | None) -> int:
-        """Row of ``seat`` on a seat axis: relative to ``observer``, absolute for None."""
-        return seat if observer is None else (seat - observer) % self.config.num_players
-
     # --- observations ---------------------------------------------------------------------
-    def new_buffer(self) -> np.ndarray:
-        return np.zeros(self.size, dtype=np.float32)
-
     def observe(self, state: CardGameState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
         """Write ``observer``'s view of ``state`` into ``out`` (or a new array) and return it."""
         self._fill(state, observer)

@@ -93,12 +93,13 @@ class SingleSeatEnv(gym.Env):
         self.env.step(int(action))
         reward = float(self.env.rewards[learner])
         reward += self._play_others()
-        # A learner whose seat left the game (an elimination variant) is done.
-        terminated = (state.is_terminal and not state.is_truncated) or state.eliminated[self.learner_seat]
+        # A learner eliminated while the game goes on has lost: its episode ends there.
+        left = bool(state.eliminated[self.learner_seat]) and not state.is_terminal
+        terminated = (state.is_terminal and not state.is_truncated) or left
         truncated = bool(state.is_truncated)
         info = {"learner_seat": self.learner_seat}
-        if state.is_terminal:
-            winners = state.winners()
+        if state.is_terminal or left:
+            winners = [] if left else state.winners()
             info["win_share"] = 1.0 / len(winners) if self.learner_seat in winners else 0.0
             info["final_scores"] = list(state.scores)
         return self._observation(), reward, terminated, truncated, info
@@ -123,16 +124,14 @@ class SingleSeatEnv(gym.Env):
         env, state = self.env, self.env.game
         learner = env.possible_agents[self.learner_seat]
         reward = 0.0
-        while not state.is_terminal and not state.eliminated[self.learner_seat]:
-            if env.terminations[env.agent_selection]:
-                env.step(None)  # a seat that left the game
-                continue
-            if state.current_player == self.learner_seat:
-                break
+        env.step_done_agents()
+        while (not state.is_terminal and state.current_player != self.learner_seat
+               and not state.eliminated[self.learner_seat]):
             seat = state.current_player
             agent = self._agents_by_seat[seat]
             env.step(agent.act(observation_for(agent, env, seat), state, seat))
             reward += float(env.rewards[learner])
+            env.step_done_agents()
         return reward
 
     def _observation(self) -> np.ndarray:

@@ -1,0 +1,640 @@
+"""The rules engine of carte (carte_v0), family rummy with "carte", per the rules in
+docs/carte.md (R-01 … R-18).
+
+A pure state machine: :class:`CarteState` with ``current_player``,
+``legal_action_mask()``, ``apply(action)``, ``is_terminal`` and the scores. Nothing here
+is a slot grid: a hand is a multiset of card types (two identical cards exist), melds
+lie face up on the table (``table.melds``), and every decision is one step of one flat
+action table: draw (stock or pile), select cards one type at a time then put them down
+or add the one selected card to a meld, say carte, discard, and every other player's
+decision in a catch window.
+
+Environment rules where the rules leave a choice (docs/carte.md explains them):
+
+* R-06/R-09: a selection is made in card-type order (jokers last), so every meld has
+  exactly one selection path; a type is selectable only while the selection can still
+  become a legal put-down (or, for a first card, a legal add), so every selection can
+  be completed and no go can loop (there is no cancel).
+* R-07: of two identical cards, the one taken from the pile is the one put down or added
+  (a copy that everyone knows to be in the hand is preferred over a private one); a
+  discard is never the pile card.
+* R-13/R-14: the catch window's decisions are collected one seat at a time clockwise
+  from the offender's left; if anyone catches, the offender takes three cards. Who
+  caught is public once everyone decided.
+* R-15: ``max_turns_per_round`` goes (default 200) end a round as if the stock had run
+  out for the second time (scored normally).
+* R-18: a game that ends with several players still in (``single_round``, or the
+  ``max_rounds`` safety cap, which truncates) is won by the highest total among them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import partial
+from typing import ClassVar
+
+import numpy as np
+
+from cardenv.core import validation
+from cardenv.core.actions import ActionTable
+from cardenv.core.cards import ACE, JACK, double_deck_with_jokers, points_table
+from cardenv.core.events import PUBLIC
+from cardenv.core.melds import (
+    JOKER,
+    MELD_TYPE_NAMES,
+    NUM_MELD_TYPES,
+    accepted_types,
+    accepts,
+    can_start_meld,
+    classify,
+    completable,
+    type_at,
+)
+from cardenv.core.reaction import PASS, ReactionWindow
+from cardenv.games.base import GameConfig, RoundGameState, RoundResult, layout_from_options
+
+HAND_SIZE = 10  # R-03
+CATCH_CARDS = 3  # R-14
+DECK_SIZE = 108  # R-01
+MAX_MELDS = DECK_SIZE // 3  # every meld holds at least three of the 108 cards (docs/carte.md proves it)
+MAX_MELD_SIZE = 13  # R-09: the longest run, 2 … A
+MAX_STARTING_SCORE = 10_000
+
+
+def _points(card_type: int) -> int:
+    """R-02: A = 15; J, Q, K = 10; joker = 25; 2–10 face value."""
+    rank = card_type >> 2
+    if rank == 13:
+        return 25
+    if rank == ACE:
+        return 15
+    if rank >= JACK:
+        return 10
+    return rank + 1
+
+
+POINTS = points_table(_points)  # per core card type (54)
+MELD_POINTS = POINTS[:NUM_MELD_TYPES].copy()  # per meld type (53: the joker once)
+
+
+class Phase(IntEnum):
+    DRAW = 0  # R-05: stock or pile
+    PLAY = 1  # R-06/R-07/R-13: select, put down, add, say carte, discard
+    CATCH = 2  # R-14: an other player decides whether to catch
+    GAME_OVER = 3
+
+
+@dataclass(frozen=True)
+class CarteConfig(GameConfig):
+    min_players: ClassVar[int] = 2  # R-01
+    max_players: ClassVar[int] = 6
+    num_players: int = 4
+    starting_score: int = 100  # R-16
+    max_turns_per_round: int = 200  # R-15's safety cap, in goes
+    single_round: bool = False
+    memory: str = "perfect"
+    max_rounds: int | None = 100
+    recent_events: int = 16
+
+    @classmethod
+    def option_checks(cls):
+        return {**super().option_checks(),
+                "starting_score": partial(validation.integer, low=1, high=MAX_STARTING_SCORE)}
+
+
+def build_action_table() -> ActionTable:
+    names = MELD_TYPE_NAMES
+    table = ActionTable()
+    table.add("draw_stock", "draw stock", "R-05: take the top card of the stock")
+    table.add("draw_pile", "draw pile", "R-05: take the top card of the pile")
+    table.add_slots("select", "select {slot_name}", NUM_MELD_TYPES,
+                    "R-06: select a card of this type (types in order, JK last) while the selection can still "
+                    "become a put-down or, alone, an add", slot_names=names)
+    table.add("put_down", "put down", "R-06/R-09: put the selected cards down as a new meld (jokers placed by R-11)")
+    table.add_slots("add_to", "add to meld {slot}", MAX_MELDS,
+                    "R-06/R-12: add the one selected card to this meld (once started)")
+    table.add_slots("discard", "discard {slot_name}", NUM_MELD_TYPES,
+                    "R-07: discard a card of this type, never the card taken from the pile this go; ends the go",
+                    slot_names=names)
+    table.add("carte", "say carte", "R-13: say carte (holding two cards, once a round)")
+    table.add("catch", "catch", "R-14: catch the player who did not say carte")
+    table.add("pass", "no catch", "R-14: do not catch")
+    return table
+
+
+class Meld:
+    """A meld on the table (public): a set of rank ``key`` or a run of suit ``key`` over
+    positions ``low`` … ``high`` (0 = 2 … 12 = A). Its cards are ``table.melds[index]``;
+    for a run ``positions[i]`` is where card i stands (a joker's stand-in, R-11)."""
+
+    __slots__ = ("owner", "is_run", "key", "low", "high", "positions")
+
+    def __init__(self, owner: int, is_run: bool, key: int, low: int, high: int, positions: list[int]):
+        self.owner, self.is_run, self.key, self.low, self.high = owner, is_run, key, low, high
+        self.positions = positions
+
+    def clone(self) -> Meld:
+        return Meld(self.owner, self.is_run, self.key, self.low, self.high, self.positions.copy())
+
+
+class CarteState(RoundGameState):
+    """A game of carte in progress."""
+
+    points = POINTS
+    game_name = "carte_v0"
+    event_kinds = ("start", "draw stock", "draw pile", "put down", "add", "discard", "carte", "catch",
+                   "not caught", "penalty", "turnover", "round end")
+    implied_event_kinds = ("start",)
+
+    def __init__(self, config: CarteConfig, rng: np.random.Generator, options: dict | None = None):
+        self.action_table = build_action_table()
+        super().__init__(config, double_deck_with_jokers(), rng)
+        self.scores = [config.starting_score] * self.num_players
+        self.out_in_round: list[int | None] = [None] * self.num_players
+        self.dealer = 0
+        self._reset_round_fields()
+        self._start_round(self._scenario(options))
+
+    def _reset_round_fields(self) -> None:
+        n = self.num_players
+        self.phase = Phase.DRAW
+        self.turn_player = 0
+        self.melds: list[Meld] = []
+        self.melds_version = object()  # a new token whenever the melds change (observers cache them)
+        self.started = [False] * n  # R-06
+        self.said_carte = [False] * n  # R-13
+        self.selection = np.zeros(NUM_MELD_TYPES, dtype=np.int64)
+        self.pile_card: int | None = None  # R-07: the card taken from the pile this go
+        self.turnovers = 0  # R-15
+        self.window: ReactionWindow | None = None
+        self.offender: int | None = None
+        self.turns_completed = 0
+
+    @property
+    def reaction_window(self) -> ReactionWindow | None:
+        return self.window
+
+    def _clone_extra(self, other: CarteState) -> None:
+        other.melds = [m.clone() for m in self.melds]
+        other.started = self.started.copy()
+        other.said_carte = self.said_carte.copy()
+        other.selection = self.selection.copy()
+        other.out_in_round = self.out_in_round.copy()
+        other.window = self.window.clone() if self.window is not None else None
+
+    def log(self, *args, **kwargs) -> None:
+        """Log an event; every public change comes with one, so a new event also marks
+        a new public version (observers cache what only public events change)."""
+        self.public_version = object()
+        super().log(*args, **kwargs)
+
+    # --- scenario and rounds ----------------------------------------------------------
+    def _scenario(self, options: dict | None) -> dict | None:
+        layout = layout_from_options(options, self.num_players)
+        if layout and "scores" in layout:
+            start = self.config.starting_score
+            self.scores = [validation.integer(f"scores[{p}]", score, 1, start,
+                                              accepted=f"an integer from 1 to {start} (starting_score={start})")
+                           for p, score in enumerate(layout["scores"])]
+        return layout
+
+    def _start_round(self, layout: dict | None) -> None:
+        table = self.table
+        self._reset_round_fields()
+        in_play = self.seats_in_play()
+        if layout and "hands" in layout:
+            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
+        else:  # R-03: ten cards each to the players still in, then one card face up
+            table.gather_and_shuffle(self.rng)
+            for _ in range(HAND_SIZE):
+                for p in in_play:
+                    table.hands[p].append(table.draw_pile.pop())
+            table.discard_face_up(table.draw_pile.pop())
+        for p in range(self.num_players):
+            table.knowledge.reveal(p, table.hands[p])
+        # R-04: round 1's dealer is random; then the deal moves one seat clockwise,
+        # skipping the players who are out; the player after the dealer starts.
+        if layout and "starter" in layout:
+            starter = layout["starter"]
+            self.dealer = (starter - 1) % self.num_players
+        else:
+            if self.round_index == 0:
+                self.dealer = int(self.rng.integers(self.num_players))
+            else:
+                self.dealer = self.next_seat_in_play(self.dealer)
+            starter = self.next_seat_in_play(self.dealer)
+        self.log("start", starter, text=f"starts round {self.round_index + 1}")
+        self._start_go(starter)
+
+    def _start_go(self, player: int) -> None:
+        """R-15: the stock is checked when a go starts."""
+        self.turn_player = self.current_player = player
+        self.phase = Phase.DRAW
+        self.pile_card = None
+        if not self.table.draw_pile:
+            self._stock_ran_out()
+
+    def _stock_ran_out(self) -> bool:
+        """R-15: turn the pile over the first time; else end the round. Returns whether
+        play goes on."""
+        table = self.table
+        if self.turnovers == 0 and table.discard_pile:
+            self.turnovers = 1
+            # Not shuffled: the card first discarded becomes the top. The cards stay known.
+            table.draw_pile = table.discard_pile[::-1]
+            table.discard_pile = []
+            self.log("turnover", -1, text="the stock ran out: the pile is turned over")
+            return True
+        reason = "the stock ran out again" if self.turnovers else "the stock ran out and the pile is empty"
+        self._end_round(reason)
+        return False
+
+    def _score_round(self, reason: str) -> RoundResult:
+        totals = tuple(self.hand_total(p) for p in range(self.num_players))
+        return RoundResult(totals, totals, None, reason)
+
+    def _end_round(self, reason: str) -> None:
+        """R-16: every hand is shown and counted; R-17: a player on 0 or below is out;
+        R-18: the game ends when at most one player is left in."""
+        result = self._score_round(reason)
+        self.round_results.append(result)
+        table = self.table
+        for p, points in enumerate(result.points_added):
+            self.scores[p] -= points
+        all_cards = [c for p in range(self.num_players) for c in table.hands[p]]
+        table.knowledge.reveal_to_all(all_cards)
+        self.log("round end", -1, tuple(all_cards), PUBLIC,
+                 f"round {self.round_index + 1} ends ({reason}); hands {list(result.hand_totals)}, "
+                 f"scores {self.scores}; shown {{cards}}")
+        for p in self.seats_in_play():
+            if self.scores[p] <= 0:
+                self.eliminate(p)
+                self.out_in_round[p] = self.round_index
+        self.window = None
+        self.offender = None
+        self.selection[:] = 0
+        self._next_round_unless(len(self.seats_in_play()) <= 1)
+
+    def _end_game(self) -> None:
+        super()._end_game()
+        self.phase = Phase.GAME_OVER
+        self.window = None
+
+    def winners(self) -> list[int]:
+        """R-18: the last player in; if the last players all went out in the same round,
+        the highest total among them (equal totals share); a game ended with several
+        players in (single_round, max_rounds) is won by the highest total among them."""
+        contenders = self.seats_in_play()
+        if not contenders:
+            last = max(r for r in self.out_in_round if r is not None)
+            contenders = [p for p in range(self.num_players) if self.out_in_round[p] == last]
+        best = max(self.scores[p] for p in contenders)
+        return [p for p in contenders if self.scores[p] == best]
+
+    def ranks(self) -> list[int]:
+        """1 for the winners; the others by how long they stayed in, then by total."""
+        winners = set(self.winners())
+        last_round = len(self.round_results)
+
+        def key(p: int) -> tuple:
+            stayed = last_round if self.out_in_round[p] is None else self.out_in_round[p]
+            return (p in winners, stayed, self.scores[p])
+
+        keys = [key(p) for p in range(self.num_players)]
+        return [1 + sum(1 for other in keys if other > own) for own in keys]
+
+    # --- hands as multisets -------------------------------------------------------------
+    def hand_counts(self, player: int) -> np.ndarray:
+        """Cards in ``player``'s hand per meld type (53: both jokers as one)."""
+        types = np.minimum(self.table.card_types[self.table.hands[player]], JOKER)
+        return np.bincount(types, minlength=NUM_MELD_TYPES)
+
+    def _pile_type_in_hand(self, player: int) -> int:
+        """Meld type of the card taken from the pile this go while still in hand, else -1."""
+        card = self.pile_card
+        if card is None or card not in self.table.hands[player]:
+            return -1
+        return min(int(self.table.card_types[card]), JOKER)
+
+    def _take_from_hand(self, player: int, t: int, for_discard: bool) -> int:
+        """Remove a card of meld type ``t`` from the hand and return it: the pile card
+        first (R-07), never the pile card for a discard; then a copy every player knows
+        to be in the hand, then the first copy."""
+        table = self.table
+        hand = table.hands[player]
+        types = table.card_types
+        copies = [c for c in hand if min(int(types[c]), JOKER) == t]
+        if for_discard:
+            copies = [c for c in copies if c != self.pile_card]
+        elif self.pile_card in copies:
+            copies = [self.pile_card]
+        known = table.knowledge.known
+        public = [c for c in copies if known[:, c].all()]
+        card = (public or copies)[0]
+        hand.remove(card)
+        return card
+
+    # --- legal actions -------------------------------------------------------------
+    def _fill_legal_mask(self, mask: np.ndarray) -> None:
+        at = self.action_table
+        p = self.current_player
+        phase = self.phase
+        if phase == Phase.DRAW:
+            mask[at.first("draw_stock")] = bool(self.table.draw_pile)
+            # R-07: with an empty hand (a scenario's) the pile card would be the only card,
+            # with nothing to discard.
+            mask[at.first("draw_pile")] = bool(self.table.discard_pile) and bool(self.table.hands[p])
+        elif phase == Phase.CATCH:
+            mask[at.first("catch")] = 1
+            mask[at.first("pass")] = 1
+        elif phase == Phase.PLAY:
+            self._fill_play_mask(mask, p)
+
+    def _fill_play_mask(self, mask: np.ndarray, p: int) -> None:
+        at = self.action_table
+        hand = self.hand_counts(p).tolist()
+        pile_type = self._pile_type_in_hand(p)
+        hand_size = len(self.table.hands[p])
+        allowed = None
+        if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1:
+            # R-07 vetoes one meld only: the whole hand but the pile card, and only if
+            # that is a valid meld (else no completion or put-down can be it).
+            rest = [t for t in range(NUM_MELD_TYPES) if t != pile_type for _ in range(hand[t])]
+            if classify(rest) is not None:
+                allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
+        selection = self.selection.tolist()
+        selected = sum(selection)
+        select_first = at.first("select")
+        if selected == 0:
+            addable = self.accepted_types_now() if self.started[p] else ()
+            alone = [0] * NUM_MELD_TYPES
+            for t in range(NUM_MELD_TYPES):
+                if not hand[t]:
+                    continue
+                # R-06/R-12: a started player may add a card some meld takes (unless that
+                # leaves the pile card alone, R-07).
+                if allowed is None:
+                    stranded = pile_type >= 0 and hand_size == 2 and t != pile_type
+                    selectable = (t in addable and not stranded) or can_start_meld(hand, t)
+                else:
+                    alone[t] = 1
+                    hand[t] -= 1
+                    selectable = (t in addable and allowed(alone)) or completable(alone, hand, t, allowed)
+                    hand[t] += 1
+                    alone[t] = 0
+                if selectable:
+                    mask[select_first + t] = 1
+                if hand[t] > (t == pile_type):  # R-07
+                    mask[at.first("discard") + t] = 1
+            if len(self.table.hands[p]) == 2 and not self.said_carte[p]:  # R-13
+                mask[at.first("carte")] = 1
+            return
+        last = max(t for t in range(NUM_MELD_TYPES) if selection[t])
+        rest = [h - c for h, c in zip(hand, selection)]
+        first_real = next((t for t in range(JOKER) if selection[t]), JOKER)
+        for t in range(last, NUM_MELD_TYPES):
+            # Only a joker, a card of the selection's rank (a set) or of its suit (a run)
+            # can join it.
+            if rest[t] and (t == JOKER or t >> 2 == first_real >> 2 or t & 3 == first_real & 3):
+                selection[t] += 1
+                rest[t] -= 1
+                if completable(selection, rest, t, allowed):
+                    mask[select_first + t] = 1
+                selection[t] -= 1
+                rest[t] += 1
+        permitted = allowed(selection) if allowed is not None else not (
+            pile_type >= 0 and hand_size == selected + 1 and not selection[pile_type])
+        if permitted and self._selection_shape() is not None:
+            mask[at.first("put_down")] = 1
+        if selected == 1 and self.started[p] and permitted:
+            first = at.first("add_to")
+            for m in range(len(self.melds)):
+                if self._accepts(m, last) is not None:
+                    mask[first + m] = 1
+
+    def accepted_types_now(self) -> set[int]:
+        """The meld types some meld on the table takes now (R-12)."""
+        taken: set[int] = set()
+        for m, meld in enumerate(self.melds):
+            taken.update(accepted_types(meld.is_run, meld.key, meld.low, meld.high, len(self.table.melds[m])))
+        return taken
+
+    def _accepts(self, m: int, t: int) -> int | None:
+        meld = self.melds[m]
+        return accepts(meld.is_run, meld.key, meld.low, meld.high, len(self.table.melds[m]), t)
+
+    def _selection_types(self) -> list[int]:
+        return [int(t) for t in np.repeat(np.arange(NUM_MELD_TYPES), self.selection)]
+
+    def _selection_shape(self):
+        return classify(self._selection_types())
+
+    # --- applying actions -------------------------------------------------------------
+    def _apply(self, action: int) -> None:
+        spec = self.action_table.specs[action]
+        kind = spec.kind
+        p = self.current_player
+        if kind == "draw_stock":
+            self._draw_stock(p)
+        elif kind == "draw_pile":
+            self._draw_pile(p)
+        elif kind == "select":  # private until put down or added: nothing is logged
+            self.selection[spec.slot] += 1
+        elif kind == "put_down":
+            self._put_down(p)
+        elif kind == "add_to":
+            self._add_to(p, spec.slot)
+        elif kind == "discard":
+            self._discard(p, spec.slot)
+        elif kind == "carte":  # R-13
+            self.said_carte[p] = True
+            self.log("carte", p, text="says carte")
+        elif kind == "catch" or kind == "pass":
+            self._decide_catch(p, kind == "catch")
+        else:  # pragma: no cover - the action table and this dispatch are built together
+            raise AssertionError(kind)
+
+    def _draw_stock(self, p: int) -> None:
+        table = self.table
+        card = table.draw_pile.pop()
+        table.hands[p].append(card)
+        table.knowledge.reveal(p, card)
+        # After the turnover (R-15) the stock's cards are known to all: the draw is public.
+        visible = PUBLIC if table.knowledge.known[:, card].all() else (p,)
+        self.log("draw stock", p, (card,), visible, "draws {cards} from the stock")
+        self.phase = Phase.PLAY
+
+    def _draw_pile(self, p: int) -> None:
+        table = self.table
+        card = table.discard_pile.pop()
+        table.hands[p].append(card)  # known to everyone, face up before (the knowledge table keeps it)
+        self.pile_card = card
+        self.log("draw pile", p, (card,), PUBLIC, "takes {cards} from the pile")
+        self.phase = Phase.PLAY
+
+    def _put_down(self, p: int) -> None:
+        types = self._selection_types()
+        shape = classify(types)
+        cards = [self._take_from_hand(p, t, for_discard=False) for t in types]
+        if shape.is_run:
+            order = sorted(range(len(cards)), key=lambda i: shape.positions[i])
+            cards = [cards[i] for i in order]
+            positions = [shape.positions[i] for i in order]
+        else:
+            positions = [-1] * len(cards)
+        self.table.melds.append(cards)
+        self.melds.append(Meld(p, shape.is_run, shape.key, shape.low, shape.high, positions))
+        self.table.knowledge.reveal_to_all(cards)
+        self.selection[:] = 0
+        self.started[p] = True  # R-06
+        self.melds_version = object()
+        m = len(self.melds) - 1
+        self.log("put down", p, tuple(cards), PUBLIC, f"puts down meld {m}: {{cards}}", places=((p, m),))
+        self._after_card_left_hand(p)
+
+    def _add_to(self, p: int, m: int) -> None:
+        t = int(np.flatnonzero(self.selection)[0])
+        position = self._accepts(m, t)
+        card = self._take_from_hand(p, t, for_discard=False)
+        meld, cards = self.melds[m], self.table.melds[m]
+        if meld.is_run and position < meld.low:  # R-11/R-12: on the low end
+            meld.low = position
+            cards.insert(0, card)
+            meld.positions.insert(0, position)
+        else:
+            if meld.is_run:
+                meld.high = position
+            cards.append(card)
+            meld.positions.append(position)
+        self.table.knowledge.reveal_to_all(card)
+        self.selection[:] = 0
+        self.melds_version = object()
+        self.log("add", p, (card,), PUBLIC, f"adds {{cards}} to meld {m}", places=((meld.owner, m),))
+        self._after_card_left_hand(p)
+
+    def _after_card_left_hand(self, p: int) -> None:
+        if not self.table.hands[p]:  # R-08: out by putting down the last card
+            self._end_round(f"player_{p} went out")
+
+    def _discard(self, p: int, t: int) -> None:
+        card = self._take_from_hand(p, t, for_discard=True)
+        self.table.discard_face_up(card)
+        self.log("discard", p, (card,), PUBLIC, "discards {cards}")
+        left = len(self.table.hands[p])
+        if left == 0:  # R-08: out by discarding the last card
+            self._end_round(f"player_{p} went out")
+        elif left == 1 and not self.said_carte[p]:  # R-14
+            self._open_catch_window(p)
+        else:
+            self._end_go(p)
+
+    # --- the catch window (R-14) ----------------------------------------------------------
+    def _open_catch_window(self, offender: int) -> None:
+        deciders, seat = [], self.next_seat_in_play(offender)
+        while seat != offender:
+            deciders.append(seat)
+            seat = self.next_seat_in_play(seat)
+        self.window = ReactionWindow(offender, deciders)
+        self.offender = offender
+        self.phase = Phase.CATCH
+        self.current_player = deciders[0]
+
+    def _decide_catch(self, p: int, catch: bool) -> None:
+        window = self.window
+        window.decide(p, "catch" if catch else PASS)
+        if not window.is_complete:
+            self.current_player = window.current_player
+            return
+        offender = self.offender
+        catchers = [q for q, _ in window.attempts()]
+        self.window = None
+        self.offender = None
+        if not catchers:
+            self.log("not caught", offender, text="was not caught")
+            self._end_go(offender)
+            return
+        for q in catchers:
+            self.log("catch", q, text=f"catches player_{offender}")
+        table = self.table
+        taken = []
+        for _ in range(CATCH_CARDS):  # R-14, R-15
+            if not table.draw_pile and not self._stock_ran_out():
+                return
+            card = table.draw_pile.pop()
+            table.hands[offender].append(card)
+            table.knowledge.reveal(offender, card)
+            taken.append(card)
+        public = all(table.knowledge.known[:, c].all() for c in taken)
+        self.log("penalty", offender, tuple(taken), PUBLIC if public else (offender,),
+                 "takes {cards} from the stock (caught)")
+        self._end_go(offender)
+
+    def _end_go(self, p: int) -> None:
+        self.turns_completed += 1
+        if self.turns_completed >= self.config.max_turns_per_round:  # R-15's safety cap
+            self._end_round("the turn cap was reached")
+            return
+        self._start_go(self.next_seat_in_play(p))
+
+    # --- names and rendering --------------------------------------------------------------
+    def meld_name(self, card: int) -> str:
+        """A card's name in carte's terms (both jokers are ``JK``)."""
+        return MELD_TYPE_NAMES[min(int(self.table.card_types[card]), JOKER)]
+
+    def describe_meld(self, m: int) -> str:
+        meld, cards = self.melds[m], self.table.melds[m]
+        if not meld.is_run:
+            return " ".join(self.meld_name(c) for c in cards)
+        shown = []
+        for card, position in zip(cards, meld.positions):
+            name = self.meld_name(card)
+            shown.append(f"JK={MELD_TYPE_NAMES[type_at(meld.key, position)]}" if name == "JK" else name)
+        return " ".join(shown)
+
+    def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
+        events = self.events if last is None else self.events[-last:]
+        return [e.describe(self.meld_name, viewer) for e in events]
+
+    def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
+        table = self.table
+        shown = (np.ones(table.num_cards, dtype=bool) if viewer is None
+                 else table.knowledge.shown_to(viewer, memory))
+        view = "omniscient view" if viewer is None else f"view of player_{viewer}"
+        lines = [f"{self.game_name} — round {self.round_index + 1}, {view}"]
+        if self.is_terminal:
+            lines.append("game over; winners " + ", ".join(f"player_{p}" for p in self.winners()))
+        else:
+            lines.append(f"go {self.turns_completed + 1}/{self.config.max_turns_per_round}, turn of "
+                         f"player_{self.turn_player}, player_{self.current_player} to act, "
+                         f"phase {self.phase.name.lower()}")
+        top = table.top_discard
+        lines.append(f"stock {len(table.draw_pile)}{' (pile turned over)' if self.turnovers else ''} | "
+                     f"pile {len(table.discard_pile)} | top {self.meld_name(top) if top is not None else '--'}")
+        for p in range(self.num_players):
+            # Cards shown in type order, then one ?? per hidden card (their order would tell).
+            known = sorted((c for c in table.hands[p] if shown[c]), key=lambda c: min(int(table.card_types[c]), JOKER))
+            hidden = sum(1 for c in table.hands[p] if not shown[c])
+            names = " ".join([self.meld_name(c) for c in known] + ["??"] * hidden)
+            flags = [f for f, on in (("out", self.eliminated[p]), ("started", self.started[p]),
+                                     ("said carte", self.said_carte[p])) if on]
+            marker = "*" if p == self.current_player else " "
+            you = " (you)" if p == viewer else ""
+            lines.append(f"{marker}player_{p}{you} score {self.scores[p]:>4} {','.join(flags)} | {names}")
+        if (viewer is None or viewer == self.current_player) and self.selection.any():
+            lines.append("selected: " + " ".join(MELD_TYPE_NAMES[t] for t in self._selection_types()))
+        for m in range(len(self.melds)):
+            lines.append(f"meld {m} (player_{self.melds[m].owner}): {self.describe_meld(m)}")
+        if recent_events:
+            lines.append("recent events:")
+            lines += ["  " + line for line in self.describe_events(viewer, recent_events)]
+        return "\n".join(lines)
+
+
+def _leaves_a_discard(hand: list[int], hand_size: int, pile_type: int, meld: list[int]) -> bool:
+    """R-07: putting ``meld`` (counts) down or adding it must not leave the card taken
+    from the pile as the only card in hand (the pile card goes first when the meld has
+    its type, so only a meld without that type can leave it alone)."""
+    if meld[pile_type]:
+        return True
+    return not (hand[pile_type] == 1 and hand_size - sum(meld) == 1)
