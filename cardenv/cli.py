@@ -1,8 +1,9 @@
 """The ``cardenv`` command (also ``python -m cardenv``).
 
 Subcommands: ``eval`` (tournaments with confidence intervals), ``play`` (a person at one
-seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user error
-(an unknown ruleset or agent, a bad option) is one line on stderr, exit status 2.
+seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the
+``train`` extra). A user error (an unknown ruleset or agent, a bad option) is one line on
+stderr, exit status 2.
 """
 
 from __future__ import annotations
