@@ -87,7 +87,7 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
     """The env options recorded in the ppo models and rllib checkpoints among ``specs``
     (they must agree), so that evaluating a model needs no ``--env-arg`` to match its
     training."""
-    from cardenv.agents.ppo import METADATA_NAME, model_metadata
+    from cardenv.agents.ppo import model_metadata
     from cardenv.agents.registry import parse_spec
 
     found: dict[str, dict] = {}
@@ -96,9 +96,10 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
         metadata = None
         if name == "ppo":
             metadata = model_metadata(argument)
-        elif name == "rllib":
-            path = Path(argument.partition("#")[0], METADATA_NAME)
-            metadata = json.loads(path.read_text()) if path.is_file() else None
+        elif name == "rllib":  # the rllib agent needs the extra anyway
+            from cardenv.rllib import checkpoint_metadata
+
+            metadata = checkpoint_metadata(argument.partition("#")[0])
         if metadata is None:
             continue
         if metadata.get("ruleset") != ruleset:

@@ -20,7 +20,6 @@ from rich.text import Text
 
 from cardenv.agents.base import observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
-from cardenv.core.cards import SUIT_NAMES
 from cardenv.records import GameRecord
 
 HUMAN = "human"
@@ -75,8 +74,6 @@ class CardStyle:
             shown = rank + (_SYMBOLS[suit] if self.symbols else suit)
         return shown, "bold red" if red else "bold"
 
-
-assert set(_SYMBOLS) == set(SUIT_NAMES)
 
 
 class Quit(Exception):

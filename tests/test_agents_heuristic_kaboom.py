@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
-from cardenv.games.kaboom import Phase
 from cardenv.testing import check_no_leak
 
 

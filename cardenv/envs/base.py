@@ -213,6 +213,8 @@ class CardGameEnv(AECEnv):
         ``"outcome"`` mode with -1: they cannot win) and, by PettingZoo's dead-step
         protocol, step once with None before they are removed from ``agents``."""
         eliminated = self.game.eliminated
+        if True not in eliminated:  # every step of a game without eliminations
+            return
         leaving = [a for a in self.agents
                    if eliminated[self.agent_name_mapping[a]] and not self.terminations[a]]
         if not leaving:

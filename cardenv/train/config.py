@@ -10,6 +10,8 @@ import argparse
 import ast
 from dataclasses import dataclass, field, fields
 
+from cardenv.core import validation
+
 SELFPLAY = "selfplay"
 VEC_ENVS = ("auto", "dummy", "subproc")
 
@@ -69,13 +71,10 @@ class TrainConfig:
         if self.resume and self.overwrite:
             raise ValueError("resume and overwrite exclude each other: resume continues the run in the output "
                              "folder, overwrite replaces it")
-        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_games",
-                     "final_eval_games", "pool_size", "snapshot_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be an integer of at least 1, got {getattr(self, name)!r}")
-        for name in ("eval_every", "checkpoint_every"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be an integer of at least 0, got {getattr(self, name)!r}")
+        for name, low in (("total_timesteps", 1), ("n_envs", 1), ("n_steps", 1), ("batch_size", 1), ("n_epochs", 1),
+                          ("eval_games", 1), ("final_eval_games", 1), ("pool_size", 1), ("snapshot_every", 1),
+                          ("eval_every", 0), ("checkpoint_every", 0)):
+            validation.integer(name, getattr(self, name), low)
 
     def resolved_output_dir(self) -> str:
         return self.output_dir.format(ruleset=self.ruleset)
