@@ -115,11 +115,11 @@ class GameRecord:
         return cls.from_dict(data, repr(str(path)))
 
     # --- replaying ---------------------------------------------------------------------
-    def make_env(self, **extra_kwargs):
+    def make_env(self):
         """The raw env this game was played on, reset to its start."""
         from cardenv.agents.registry import make_raw_env
 
-        env = make_raw_env(self.ruleset, **self.env_kwargs, **extra_kwargs)
+        env = make_raw_env(self.ruleset, **self.env_kwargs)
         env.reset(seed=self.seed, options=self.reset_options)
         return env
 
