@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from enum import IntEnum
+from operator import attrgetter
 
 import numpy as np
 
@@ -25,8 +26,14 @@ from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState
 
+
+_event_clock = attrgetter("clock")
+
 DRAW_PILE_LOOKAHEAD = 4
 """How many of the next draw-pile cards the global state shows, in order."""
+
+MAX_CACHED_EVENTS = 50_000
+"""The most events whose encoding an observer keeps (it starts afresh past this)."""
 
 
 class Observer:
@@ -60,74 +67,12 @@ class Observer:
         return seat if observer is None else (seat - observer) % self.config.num_players
 
 
-class RecentEventRows:
-    """The encoded rows of one seat's recent public events, kept between observations.
-
-    Events never change once logged, and a copied state shares the events of its past,
-    so each event is encoded once per seat: rows are written upwards into a tall array
-    (newest on top), which makes the rows to show one contiguous slice. The history
-    seen so far stays valid while it is a prefix of the state's events (same objects);
-    otherwise (a new game, a rewound copy) it is rebuilt from the start.
-
-    ``encode(event, seat)`` returns the row's ``(columns, values)`` for an event the
-    observation shows, or None for one it leaves out (no two entries share a column).
-    """
-
-    __slots__ = ("capacity", "clocks", "encode", "first", "last_event", "rows", "seen", "width")
-
-    def __init__(self, capacity: int, width: int, encode):
-        self.capacity, self.width, self.encode = capacity, width, encode
-        self.rows = np.zeros((4 * max(capacity, 1), width), dtype=np.float32)
-        self.first = len(self.rows)
-        self.clocks: list[int] = []  # the clock of every shown event so far, oldest first
-        self.seen = 0
-        self.last_event = None
-
-    def update(self, events: list, seat: int) -> None:
-        """Encode the events logged since the last call (all of them after a divergence)."""
-        seen = self.seen
-        if seen > len(events) or (seen and events[seen - 1] is not self.last_event):
-            self.rows[:] = 0
-            self.first = len(self.rows)
-            self.clocks = []
-            seen = 0
-        if seen == len(events):
-            return
-        rows, encode, capacity = self.rows, self.encode, self.capacity
-        for event in events[seen:]:
-            code = encode(event, seat)
-            if code is None:
-                continue
-            self.clocks.append(event.clock)
-            if not capacity:
-                continue
-            if self.first == 0:  # no room above: keep the newest rows, at the bottom
-                keep = capacity - 1
-                rows[len(rows) - keep:] = rows[:keep]
-                rows[: len(rows) - keep] = 0
-                self.first = len(rows) - keep
-            self.first -= 1
-            columns, values = code
-            rows[self.first, columns] = values
-        self.seen = len(events)
-        self.last_event = events[-1]
-
-    def newest(self, count: int) -> np.ndarray:
-        """The rows of the ``count`` newest shown events (fewer if there are fewer), newest first."""
-        available = min(len(self.clocks), len(self.rows) - self.first)
-        return self.rows[self.first: self.first + min(count, available)]
-
-    def count_since(self, clock: int) -> int:
-        """How many shown events happened at ``clock`` or later."""
-        return len(self.clocks) - bisect_left(self.clocks, clock)
-
-
 class TableObserver(Observer):
     """Writes one configuration's observations through views made once (slicing fresh
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slots", "_empty_row", "_buffer", "_views", "_recent_events", "_event_row_views")
+    scratch = ("_slots", "_empty_row", "_buffer", "_views", "_event_codes")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -154,9 +99,11 @@ class TableObserver(Observer):
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
         pieces = self.layout.pieces
-        # Per card type, what one face-up card adds to an event row: (column, weight) for
-        # its rank, suit (a joker has none) and colour, each weighing 1 / the copies of
-        # that rank (suit, colour) in the deck.
+        self._event_starts = tuple(pieces[name].start for name in (
+            "event_kind", "event_actor", "event_places", "event_face_up_rank", "event_face_up_suit"))
+        # Per card type, what one face-up card adds to an event row: (index in the first
+        # row, row width, weight) for its rank, suit (a joker has none) and colour, each
+        # weighing 1 / the copies of that rank (suit, colour) in the deck.
         types = np.arange(self.num_types)
         is_standard = types < NUM_STANDARD_TYPES
         red = IS_RED[types].astype(np.int64)
@@ -166,23 +113,19 @@ class TableObserver(Observer):
         rank_weight = (1.0 / rank_copies[RANK_OF[types]]).astype(np.float32)
         suit_weight = np.where(is_standard, 1.0 / suit_copies[types & 3], 0.0).astype(np.float32)
         colour_weight = (1.0 / colour_copies[red]).astype(np.float32)
-        # Columns of an event row: the event pieces side by side, in layout order.
-        event_pieces = [name for name in pieces if name.startswith("event_") and name != "event_new"]
-        widths = [int(np.prod(pieces[name].shape[1:])) for name in event_pieces]
-        starts = np.cumsum([0, *widths]).tolist()
-        column = dict(zip(event_pieces, starts))
-        self._event_row_width = starts[-1]
-        self._event_columns = [(name, low, low + width) for name, low, width in zip(event_pieces, starts, widths)]
-        self._kind_column, self._actor_column, self._places_column = (
-            column[name] for name in ("event_kind", "event_actor", "event_places"))
+        rank_at, suit_at = self._event_starts[3:]
+        colour_at = pieces["event_face_up_colour"].start if self.shows_colour else None
         self._face_up_entries = []
         for t in range(self.num_types):
-            entries = [(column["event_face_up_rank"] + int(RANK_OF[t]), rank_weight[t])]
+            entries = [(rank_at + int(RANK_OF[t]), self.num_ranks, rank_weight[t])]
             if suit_weight[t]:
-                entries.append((column["event_face_up_suit"] + (t & 3), suit_weight[t]))
-            if self.shows_colour:
-                entries.append((column["event_face_up_colour"] + int(IS_RED[t]), colour_weight[t]))
+                entries.append((suit_at + (t & 3), NUM_SUITS, suit_weight[t]))
+            if colour_at is not None:
+                entries.append((colour_at + int(IS_RED[t]), 2, colour_weight[t]))
             self._face_up_entries.append(tuple(entries))
+        # An event showing one card (most do) adds each weight once.
+        self._face_up_entries_of_one = [tuple((at, width, float(weight)) for at, width, weight in entries)
+                                        for entries in self._face_up_entries]
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -191,10 +134,9 @@ class TableObserver(Observer):
         self._empty_row = [EMPTY] * config.max_hand_slots
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
-        self._recent_events: dict[int, RecentEventRows] = {}  # per seat
-        # Each event piece as (rows, columns of an event row), with its columns there.
-        self._event_row_views = [(self._views[name].reshape(config.recent_events, -1), low, high)
-                                 for name, low, high in self._event_columns]
+        # id(event) -> (event, its encoding): events never change, and every copy of a
+        # game shares the events of their common history, so each is encoded once.
+        self._event_codes: dict[int, tuple] = {}
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -402,44 +344,75 @@ class TableObserver(Observer):
     def _fill_events(self, state: CardGameState, observer: int, v: dict[str, np.ndarray]) -> None:
         """The most recent public events into the ``event_*`` rows, newest first. Only
         what everyone saw goes in: kinds, actors, places, and cards shown face up; the
-        kinds the rules imply (``implied_event_kinds``) are left out. Under
-        ``memory="none"`` only the events since the observer's previous decision."""
-        capacity = self.config.recent_events
-        recent = self._recent_events.get(observer)
-        if recent is None:
-            recent = self._recent_events[observer] = RecentEventRows(capacity, self._event_row_width,
-                                                                     self._encode_event)
-        recent.update(state.events, observer)
-        new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
-        rows = recent.newest(min(new, capacity) if self.config.memory == "none" else capacity)
-        if len(rows):
-            for piece, low, high in self._event_row_views:
-                piece[: len(rows)] = rows[:, low:high]
+        kinds the rules imply (``implied_event_kinds``) are left out.
+
+        Written as flat indices into the buffer, from each event's encoding (made once,
+        :meth:`_encode_event`): one fancy write for every 1 and one for the face-up
+        counts (per-event slicing costs more than this)."""
+        config = self.config
+        capacity, n, num_slots = config.recent_events, config.num_players, config.max_hand_slots
+        events = state.events
+        # Events are in clock order: the new ones are a suffix.
+        first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
+        oldest = first_new if config.memory == "none" else 0  # older events are the agent's to remember
+        kind_at, actor_at, places_at = self._event_starts[:3]
+        num_kinds = len(self.shown_event_kinds)
+        codes = self._event_codes
+        ones, face_at, face_values = [], [], []
+        row = new = 0
+        for index in range(len(events) - 1, oldest - 1, -1):
+            event = events[index]
+            code = codes.get(id(event))
+            if code is None or code[0] is not event:
+                code = self._encode_event(event)
+            _, kind, face = code
+            if kind is None:
+                continue
+            if index >= first_new:
+                new += 1  # counted even when it does not fit
+            elif row == capacity:
+                break
+            if row == capacity:
+                continue
+            ones.append(kind_at + row * num_kinds + kind)
+            if event.player >= 0:
+                ones.append(actor_at + row * n + (event.player - observer) % n)
+            for seat, slot in event.places:
+                ones.append(places_at + (row * n + (seat - observer) % n) * num_slots + slot)
+            for start, width, value in face:
+                face_at.append(start + row * width)
+                face_values.append(value)
+            row += 1
+        buffer = self._buffer
+        buffer[ones] = 1
+        if face_at:
+            buffer[face_at] = face_values  # no two entries share an index: rows differ
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
 
-    def _encode_event(self, event, observer: int) -> tuple[list[int], list[float]] | None:
-        """One event's row for ``observer`` (see :class:`RecentEventRows`), or None for a
-        kind the observation leaves out. Face-up cards are counts: one event may show
+    def _encode_event(self, event) -> tuple:
+        """``(event, kind index or None, face-up entries)`` of one event, kept for reuse.
+
+        The face-up entries are ``(index in the first row, row width, value)`` per rank,
+        suit (and colour) of the cards shown face up: counts, since one event may show
         several cards of a rank or a suit, each card weighing 1 / the copies of its rank
-        (suit, colour) in the deck; the sums are float32, card by card in the event's order."""
+        (suit, colour) in the deck. The values are float32 sums, card by card in the
+        event's order."""
         kind = self.kind_index.get(event.kind)
-        if kind is None:
-            return None
-        n, num_slots = self.config.num_players, self.config.max_hand_slots
-        columns = [self._kind_column + kind]
-        if event.player >= 0:
-            columns.append(self._actor_column + (event.player - observer) % n)
-        for seat, slot in event.places:
-            columns.append(self._places_column + (seat - observer) % n * num_slots + slot)
-        values = [1.0] * len(columns)
-        face: dict[int, np.float32] = {}
-        for card_type in event.face_up_types:
-            for column, weight in self._face_up_entries[card_type]:
-                face[column] = face.get(column, np.float32(0)) + weight
-        columns += face
-        values += face.values()
-        return columns, values
+        face: tuple = ()
+        if kind is not None and len(event.face_up_types) == 1:
+            face = self._face_up_entries_of_one[event.face_up_types[0]]
+        elif kind is not None and event.face_up_types:
+            sums: dict[tuple[int, int], np.float32] = {}
+            for card_type in event.face_up_types:
+                for at, width, weight in self._face_up_entries[card_type]:
+                    sums[at, width] = sums.get((at, width), np.float32(0)) + weight
+            face = tuple((at, width, float(value)) for (at, width), value in sums.items())
+        code = (event, kind, face)
+        if len(self._event_codes) >= MAX_CACHED_EVENTS:
+            self._event_codes.clear()
+        self._event_codes[id(event)] = code
+        return code
 
     # --- the global state -----------------------------------------------------------------
     def encode_state(self, state: CardGameState, out: np.ndarray | None = None) -> np.ndarray:
