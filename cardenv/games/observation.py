@@ -26,7 +26,6 @@ from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState
 
-
 _event_clock = attrgetter("clock")
 
 DRAW_PILE_LOOKAHEAD = 4
@@ -72,7 +71,7 @@ class TableObserver(Observer):
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slots", "_empty_row", "_buffer", "_views", "_event_codes")
+    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_buffer", "_views", "_event_codes", "_slot_views")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -126,17 +125,43 @@ class TableObserver(Observer):
         # An event showing one card (most do) adds each weight once.
         self._face_up_entries_of_one = [tuple((at, width, float(weight)) for at, width, weight in entries)
                                         for entries in self._face_up_entries]
+        # The slot pieces from one table with a row per card (and a last, all-zero row
+        # for an empty slot): each piece is a run of columns of that row.
+        slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
+                       "slot_points", "slot_known_by"]
+        widths = [int(np.prod(pieces[name].shape[2:])) for name in slot_pieces]
+        starts = np.cumsum([0, *widths]).tolist()
+        self._slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
+        self._card_row_width = starts[-1]
+        self._known_by_column = starts[-2]
+        # Per card type, the identity columns of its row (slot_known … slot_points) when shown.
+        identity = np.zeros((self.num_types, self._known_by_column - 1), dtype=np.float32)
+        identity[:, 0] = 1
+        identity[types, 1 + RANK_OF[types]] = 1
+        if self.shows_colour:
+            identity[:, 1 + self.num_ranks] = IS_RED[types]
+        identity[:, -1] = self._scaled_points[: self.num_types]
+        self._identity_of_type = identity
+        n = config.num_players
+        self._knowers_from = [np.array([(observer + k) % n for k in range(n)]) for observer in range(n)]
         self._make_buffers()
 
     def _make_buffers(self) -> None:
         config = self.config
-        self._slots = np.full((config.num_players, config.max_hand_slots), EMPTY, dtype=np.int64)
-        self._empty_row = [EMPTY] * config.max_hand_slots
+        n, num_slots = config.num_players, config.max_hand_slots
+        self._slot_cards = np.empty(n * num_slots, dtype=np.intp)
+        self._empty_row = [EMPTY] * num_slots
+        # A row per card, then the all-zero row that EMPTY (-1) indexes.
+        self._card_rows = np.zeros((len(self.deck) + 1, self._card_row_width), dtype=np.float32)
+        self._card_rows[:-1, 0] = 1  # slot_present
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
         # id(event) -> (event, its encoding): events never change, and every copy of a
         # game shares the events of their common history, so each is encoded once.
         self._event_codes: dict[int, tuple] = {}
+        # Each slot piece as (seat-slot rows, its columns of the card table).
+        self._slot_views = [(self._views[name].reshape(n * num_slots, -1), low, high)
+                            for name, low, high in self._slot_columns]
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -269,34 +294,27 @@ class TableObserver(Observer):
         types = table.card_types
         points = self.points
         top_points = self.max_card_points
-        seats = [(observer + r) % n for r in range(n)]
 
-        slots = self._slots
-        every_slot: list[int] = []  # seat by seat, padded with EMPTY: one write
-        for p in seats:
-            hand = table.hands[p]
+        # Every slot's card, seat by seat from the observer (EMPTY, -1, reads the card
+        # table's last row: zeros); then each slot's row of the card table, piece by piece.
+        every_slot: list[int] = []
+        empty_row = self._empty_row
+        hands = table.hands
+        for r in range(n):
+            hand = hands[(observer + r) % n]
             every_slot += hand
-            every_slot += self._empty_row[len(hand):]
-        slots.reshape(-1)[:] = every_slot
-        present = slots != EMPTY
-        cards = np.maximum(slots, 0)  # an empty slot reads card 0; ``present`` masks it
+            every_slot += empty_row[len(hand):]
+        slot_cards = self._slot_cards
+        slot_cards[:] = every_slot
         shown_cards = knowledge.shown_to(observer, config.memory)
-        shown = shown_cards[cards] & present
-
-        v["slot_present"][:] = present
-        v["slot_known"][:] = shown
-        rows, cols = np.nonzero(shown)
-        shown_types = types[cards[rows, cols]]
-        v["slot_rank"][rows, cols, RANK_OF[shown_types]] = 1
-        if self.shows_colour:
-            v["slot_red"][rows, cols] = IS_RED[shown_types]
-        v["slot_points"][rows, cols] = self._scaled_points[shown_types]
-        # seat × slot × knower, knowers absolute, then turned seat-relative.
-        known_by = knowledge.known.T[cards]
-        known_by &= present[:, :, None]
-        relative = v["slot_known_by"]
-        relative[:, :, : n - observer] = known_by[:, :, observer:]
-        relative[:, :, n - observer:] = known_by[:, :, :observer]
+        card_rows = self._card_rows
+        card_rows[:-1, 1: self._known_by_column] = np.where(shown_cards[:, None], self._identity_of_type[types],
+                                                           np.float32(0))
+        # Knowers seat-relative: column k is the player k seats after the observer.
+        card_rows[:-1, self._known_by_column:] = knowledge.known[self._knowers_from[observer]].T
+        rows = card_rows[slot_cards]
+        for piece, low, high in self._slot_views:
+            piece[:] = rows[:, low:high]
 
         accounted = shown_cards.copy()
         top = table.top_discard
