@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from enum import IntEnum
-from operator import attrgetter
 
 import numpy as np
 
@@ -26,13 +25,8 @@ from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState
 
-_event_clock = attrgetter("clock")
-
 DRAW_PILE_LOOKAHEAD = 4
 """How many of the next draw-pile cards the global state shows, in order."""
-
-MAX_CACHED_EVENTS = 50_000
-"""The most events whose encoding an observer keeps (it starts afresh past this)."""
 
 
 class Observer:
@@ -66,12 +60,93 @@ class Observer:
         return seat if observer is None else (seat - observer) % self.config.num_players
 
 
+class RecentEventRows:
+    """The recent shown public events of one game as rows in absolute seats, kept
+    between observations and shared by every observer seat.
+
+    Each event is encoded once, as it is logged (``encode(event)``: the row's
+    ``(columns, values)``, or None for an event the observation leaves out), into a
+    tall array written upwards, so the newest rows are one contiguous slice; a seat's
+    rows are that slice with its columns permuted to seat-relative order. The history
+    stays valid while it is a prefix of the state's event list (same objects: a copied
+    state shares the events of its past); otherwise (a new game, another copy) the
+    newest events are encoded afresh, as many as a seat can be shown or counted.
+    """
+
+    __slots__ = ("capacity", "clocks", "encode", "first", "last_event", "rows", "seen")
+
+    def __init__(self, capacity: int, width: int, encode):
+        self.capacity, self.encode = capacity, encode
+        self.rows = np.zeros((4 * (capacity + 1), width), dtype=np.float32)
+        self._forget()
+
+    def _forget(self) -> None:
+        self.rows[:] = 0
+        self.first = len(self.rows)
+        # Clocks of the newest shown events, oldest first: at least capacity + 1 of
+        # them (or all there are), enough to tell how many are new up to capacity + 1.
+        self.clocks: list[int] = []
+        self.seen = 0
+        self.last_event = None
+
+    def update(self, events: list) -> None:
+        """Take in the events logged since the last call."""
+        seen = self.seen
+        if seen == len(events) and (not seen or events[-1] is self.last_event):
+            return
+        if seen > len(events) or (seen and events[seen - 1] is not self.last_event):
+            self._forget()
+            seen = self._start_of_newest(events)
+        for event in events[seen:]:
+            code = self.encode(event)
+            if code is not None:
+                self._push(event.clock, code)
+        self.seen = len(events)
+        self.last_event = events[-1] if events else None
+
+    def _start_of_newest(self, events: list) -> int:
+        """Index from which ``events`` hold the capacity + 1 newest shown events."""
+        wanted, index = self.capacity + 1, len(events)
+        while index and wanted:
+            index -= 1
+            if self.encode(events[index]) is not None:
+                wanted -= 1
+        return index
+
+    def _push(self, clock: int, code: tuple[list[int], list[float]]) -> None:
+        capacity, rows = self.capacity, self.rows
+        self.clocks.append(clock)
+        if len(self.clocks) > 4 * (capacity + 1):
+            del self.clocks[: -(capacity + 1)]
+        if not capacity:
+            return
+        if self.first == 0:  # no room above: keep the newest rows, at the bottom
+            keep = capacity - 1
+            rows[len(rows) - keep:] = rows[:keep]
+            rows[: len(rows) - keep] = 0
+            self.first = len(rows) - keep
+        self.first -= 1
+        columns, values = code
+        rows[self.first, columns] = values
+
+    def count_since(self, clock: int) -> int:
+        """How many shown events happened at ``clock`` or later (exact up to capacity + 1)."""
+        return len(self.clocks) - bisect_left(self.clocks, clock)
+
+    def newest(self, count: int, columns: np.ndarray) -> np.ndarray:
+        """The ``count`` newest rows (fewer if there are fewer), newest first, with
+        their columns taken in the order of ``columns``."""
+        count = min(count, len(self.rows) - self.first, len(self.clocks))
+        return self.rows[self.first: self.first + count][:, columns]
+
+
 class TableObserver(Observer):
     """Writes one configuration's observations through views made once (slicing fresh
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_buffer", "_views", "_event_codes", "_slot_views")
+    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_buffer", "_views", "_slot_views", "_recent_events",
+               "_event_views")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -98,11 +173,28 @@ class TableObserver(Observer):
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
         pieces = self.layout.pieces
-        self._event_starts = tuple(pieces[name].start for name in (
-            "event_kind", "event_actor", "event_places", "event_face_up_rank", "event_face_up_suit"))
-        # Per card type, what one face-up card adds to an event row: (index in the first
-        # row, row width, weight) for its rank, suit (a joker has none) and colour, each
-        # weighing 1 / the copies of that rank (suit, colour) in the deck.
+        # An event row holds the event pieces side by side (layout order), seats absolute.
+        event_pieces = [name for name in pieces if name.startswith("event_") and name not in ("event_new",)]
+        widths = [int(np.prod(pieces[name].shape[1:])) for name in event_pieces]
+        starts = np.cumsum([0, *widths]).tolist()
+        column = dict(zip(event_pieces, starts))
+        self._event_columns = [(name, low, low + width) for name, low, width in zip(event_pieces, starts, widths)]
+        self._event_row_width = starts[-1]
+        self._kind_column, self._actor_column, self._places_column = (
+            column[name] for name in ("event_kind", "event_actor", "event_places"))
+        # Per observer, the absolute column behind each seat-relative one (actor and places).
+        n, num_slots = config.num_players, config.max_hand_slots
+        self._event_columns_for = []
+        for observer in range(n):
+            order = np.arange(self._event_row_width)
+            seats = [(observer + r) % n for r in range(n)]
+            order[self._actor_column: self._actor_column + n] = [self._actor_column + p for p in seats]
+            order[self._places_column: self._places_column + n * num_slots] = [
+                self._places_column + p * num_slots + slot for p in seats for slot in range(num_slots)]
+            self._event_columns_for.append(order)
+        # Per card type, what one face-up card adds to an event row: (column, weight) for
+        # its rank, suit (a joker has none) and colour, each weighing 1 / the copies of
+        # that rank (suit, colour) in the deck.
         types = np.arange(self.num_types)
         is_standard = types < NUM_STANDARD_TYPES
         red = IS_RED[types].astype(np.int64)
@@ -112,19 +204,14 @@ class TableObserver(Observer):
         rank_weight = (1.0 / rank_copies[RANK_OF[types]]).astype(np.float32)
         suit_weight = np.where(is_standard, 1.0 / suit_copies[types & 3], 0.0).astype(np.float32)
         colour_weight = (1.0 / colour_copies[red]).astype(np.float32)
-        rank_at, suit_at = self._event_starts[3:]
-        colour_at = pieces["event_face_up_colour"].start if self.shows_colour else None
         self._face_up_entries = []
         for t in range(self.num_types):
-            entries = [(rank_at + int(RANK_OF[t]), self.num_ranks, rank_weight[t])]
+            entries = [(column["event_face_up_rank"] + int(RANK_OF[t]), rank_weight[t])]
             if suit_weight[t]:
-                entries.append((suit_at + (t & 3), NUM_SUITS, suit_weight[t]))
-            if colour_at is not None:
-                entries.append((colour_at + int(IS_RED[t]), 2, colour_weight[t]))
+                entries.append((column["event_face_up_suit"] + (t & 3), suit_weight[t]))
+            if self.shows_colour:
+                entries.append((column["event_face_up_colour"] + int(IS_RED[t]), colour_weight[t]))
             self._face_up_entries.append(tuple(entries))
-        # An event showing one card (most do) adds each weight once.
-        self._face_up_entries_of_one = [tuple((at, width, float(weight)) for at, width, weight in entries)
-                                        for entries in self._face_up_entries]
         # The slot pieces from one table with a row per card (and a last, all-zero row
         # for an empty slot): each piece is a run of columns of that row.
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
@@ -156,9 +243,10 @@ class TableObserver(Observer):
         self._card_rows[:-1, 0] = 1  # slot_present
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
-        # id(event) -> (event, its encoding): events never change, and every copy of a
-        # game shares the events of their common history, so each is encoded once.
-        self._event_codes: dict[int, tuple] = {}
+        self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
+        # Each event piece as (event rows, its columns of an event row).
+        self._event_views = [(self._views[name].reshape(config.recent_events, -1), low, high)
+                             for name, low, high in self._event_columns]
         # Each slot piece as (seat-slot rows, its columns of the card table).
         self._slot_views = [(self._views[name].reshape(n * num_slots, -1), low, high)
                             for name, low, high in self._slot_columns]
@@ -362,75 +450,42 @@ class TableObserver(Observer):
     def _fill_events(self, state: CardGameState, observer: int, v: dict[str, np.ndarray]) -> None:
         """The most recent public events into the ``event_*`` rows, newest first. Only
         what everyone saw goes in: kinds, actors, places, and cards shown face up; the
-        kinds the rules imply (``implied_event_kinds``) are left out.
-
-        Written as flat indices into the buffer, from each event's encoding (made once,
-        :meth:`_encode_event`): one fancy write for every 1 and one for the face-up
-        counts (per-event slicing costs more than this)."""
-        config = self.config
-        capacity, n, num_slots = config.recent_events, config.num_players, config.max_hand_slots
-        events = state.events
-        # Events are in clock order: the new ones are a suffix.
-        first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
-        oldest = first_new if config.memory == "none" else 0  # older events are the agent's to remember
-        kind_at, actor_at, places_at = self._event_starts[:3]
-        num_kinds = len(self.shown_event_kinds)
-        codes = self._event_codes
-        ones, face_at, face_values = [], [], []
-        row = new = 0
-        for index in range(len(events) - 1, oldest - 1, -1):
-            event = events[index]
-            code = codes.get(id(event))
-            if code is None or code[0] is not event:
-                code = self._encode_event(event)
-            _, kind, face = code
-            if kind is None:
-                continue
-            if index >= first_new:
-                new += 1  # counted even when it does not fit
-            elif row == capacity:
-                break
-            if row == capacity:
-                continue
-            ones.append(kind_at + row * num_kinds + kind)
-            if event.player >= 0:
-                ones.append(actor_at + row * n + (event.player - observer) % n)
-            for seat, slot in event.places:
-                ones.append(places_at + (row * n + (seat - observer) % n) * num_slots + slot)
-            for start, width, value in face:
-                face_at.append(start + row * width)
-                face_values.append(value)
-            row += 1
-        buffer = self._buffer
-        buffer[ones] = 1
-        if face_at:
-            buffer[face_at] = face_values  # no two entries share an index: rows differ
+        kinds the rules imply (``implied_event_kinds``) are left out. Under
+        ``memory="none"`` only the events since the observer's previous decision (older
+        ones are the agent's to remember)."""
+        capacity = self.config.recent_events
+        recent = self._recent_events
+        recent.update(state.events)
+        new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
+        shown = min(new, capacity) if self.config.memory == "none" else capacity
+        rows = recent.newest(shown, self._event_columns_for[observer])
+        if len(rows):
+            for piece, low, high in self._event_views:
+                piece[: len(rows)] = rows[:, low:high]
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
 
-    def _encode_event(self, event) -> tuple:
-        """``(event, kind index or None, face-up entries)`` of one event, kept for reuse.
-
-        The face-up entries are ``(index in the first row, row width, value)`` per rank,
-        suit (and colour) of the cards shown face up: counts, since one event may show
+    def _encode_event(self, event) -> tuple[list[int], list[float]] | None:
+        """One event's row, seats absolute (see :class:`RecentEventRows`), or None for a
+        kind the observation leaves out. Face-up cards are counts: one event may show
         several cards of a rank or a suit, each card weighing 1 / the copies of its rank
-        (suit, colour) in the deck. The values are float32 sums, card by card in the
-        event's order."""
+        (suit, colour) in the deck; the sums are float32, card by card in the event's order."""
         kind = self.kind_index.get(event.kind)
-        face: tuple = ()
-        if kind is not None and len(event.face_up_types) == 1:
-            face = self._face_up_entries_of_one[event.face_up_types[0]]
-        elif kind is not None and event.face_up_types:
-            sums: dict[tuple[int, int], np.float32] = {}
-            for card_type in event.face_up_types:
-                for at, width, weight in self._face_up_entries[card_type]:
-                    sums[at, width] = sums.get((at, width), np.float32(0)) + weight
-            face = tuple((at, width, float(value)) for (at, width), value in sums.items())
-        code = (event, kind, face)
-        if len(self._event_codes) >= MAX_CACHED_EVENTS:
-            self._event_codes.clear()
-        self._event_codes[id(event)] = code
-        return code
+        if kind is None:
+            return None
+        num_slots = self.config.max_hand_slots
+        columns = [self._kind_column + kind]
+        if event.player >= 0:
+            columns.append(self._actor_column + event.player)
+        columns += [self._places_column + seat * num_slots + slot for seat, slot in event.places]
+        values = [1.0] * len(columns)
+        face: dict[int, np.float32] = {}
+        for card_type in event.face_up_types:
+            for column, weight in self._face_up_entries[card_type]:
+                face[column] = face.get(column, np.float32(0)) + weight
+        columns += face
+        values += face.values()
+        return columns, values
 
     # --- the global state -----------------------------------------------------------------
     def encode_state(self, state: CardGameState, out: np.ndarray | None = None) -> np.ndarray:
