@@ -137,7 +137,7 @@ class RecentEventRows:
         """The ``count`` newest rows (fewer if there are fewer), newest first, with
         their columns taken in the order of ``columns``."""
         count = min(count, len(self.rows) - self.first, len(self.clocks))
-        return self.rows[self.first: self.first + count][:, columns]
+        return np.take(self.rows[self.first: self.first + count], columns, axis=1)
 
 
 class TableObserver(Observer):
@@ -212,6 +212,8 @@ class TableObserver(Observer):
             if self.shows_colour:
                 entries.append((column["event_face_up_colour"] + int(IS_RED[t]), colour_weight[t]))
             self._face_up_entries.append(tuple(entries))
+        self._face_up_of_one = [([column for column, _ in entries], [float(weight) for _, weight in entries])
+                                for entries in self._face_up_entries]
         # The slot pieces from one table with a row per card (and a last, all-zero row
         # for an empty slot): each piece is a run of columns of that row.
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
@@ -221,13 +223,14 @@ class TableObserver(Observer):
         self._slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
         self._card_row_width = starts[-1]
         self._known_by_column = starts[-2]
-        # Per card type, the identity columns of its row (slot_known … slot_points) when shown.
-        identity = np.zeros((self.num_types, self._known_by_column - 1), dtype=np.float32)
-        identity[:, 0] = 1
+        # Per card type, the identity columns of its row (slot_known … slot_points) when
+        # shown; then a row of zeros for a card not shown.
+        identity = np.zeros((self.num_types + 1, self._known_by_column - 1), dtype=np.float32)
+        identity[types, 0] = 1
         identity[types, 1 + RANK_OF[types]] = 1
         if self.shows_colour:
-            identity[:, 1 + self.num_ranks] = IS_RED[types]
-        identity[:, -1] = self._scaled_points[: self.num_types]
+            identity[types, 1 + self.num_ranks] = IS_RED[types]
+        identity[types, -1] = self._scaled_points[: self.num_types]
         self._identity_of_type = identity
         n = config.num_players
         self._knowers_from = [np.array([(observer + k) % n for k in range(n)]) for observer in range(n)]
@@ -396,8 +399,9 @@ class TableObserver(Observer):
         slot_cards[:] = every_slot
         shown_cards = knowledge.shown_to(observer, config.memory)
         card_rows = self._card_rows
-        card_rows[:-1, 1: self._known_by_column] = np.where(shown_cards[:, None], self._identity_of_type[types],
-                                                           np.float32(0))
+        # An unshown card reads the identity table's last row (zeros).
+        np.take(self._identity_of_type, np.where(shown_cards, types, self.num_types), axis=0,
+                out=card_rows[:-1, 1: self._known_by_column])
         # Knowers seat-relative: column k is the player k seats after the observer.
         card_rows[:-1, self._known_by_column:] = knowledge.known[self._knowers_from[observer]].T
         rows = card_rows[slot_cards]
@@ -479,8 +483,12 @@ class TableObserver(Observer):
             columns.append(self._actor_column + event.player)
         columns += [self._places_column + seat * num_slots + slot for seat, slot in event.places]
         values = [1.0] * len(columns)
+        face_up = event.face_up_types
+        if len(face_up) == 1:  # most events: the weights as they are
+            face_columns, face_values = self._face_up_of_one[face_up[0]]
+            return columns + face_columns, values + face_values
         face: dict[int, np.float32] = {}
-        for card_type in event.face_up_types:
+        for card_type in face_up:
             for column, weight in self._face_up_entries[card_type]:
                 face[column] = face.get(column, np.float32(0)) + weight
         columns += face
