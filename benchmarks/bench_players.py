@@ -1,0 +1,163 @@
+"""How the cost of every cardenv ruleset grows with the number of players.
+
+For each ruleset and player count, in one process: decisions per second of uniformly
+random legal play through ``env()`` (wrappers included, the env seeded once, as in
+``bench_envs.py``), the microseconds per observation of the acting player (the
+observer's own time inside that loop), the observation's size, and the memory one env
+holds after a reset and a stretch of play (Python allocations, traced). Repetitions of
+all rows are interleaved and the best of each is kept; only ratios within one run mean
+anything on a busy machine.
+
+    python benchmarks/bench_players.py              # every ruleset at its player counts
+    python benchmarks/bench_players.py --seconds 2 --repeats 3 --json scaling.json
+
+It prints the markdown table docs/performance.md shows.
+
+The last column, "µs per observation / player", is the observation's cost divided by
+the number of players: flat or falling means the acting player's observation grows at
+most linearly with the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import time
+import tracemalloc
+import warnings
+from importlib import metadata
+
+import numpy as np
+
+import cardenv
+
+# Player counts measured per ruleset: 3, 4 and 6 where the rules allow, and 8 for kaboom.
+PLAYER_COUNTS = {"onefifty_v0": (3, 4, 6), "cut_v0": (3, 4, 6), "kaboom_v0": (3, 4, 6, 8), "carte_v0": (3, 4, 6)}
+
+CLOCK_EVERY = 64  # steps between two looks at the clock
+MEMORY_DECISIONS = 500  # decisions played before the memory of an env is read
+
+
+def make_env(ruleset: str, num_players: int):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return getattr(cardenv, ruleset).env(num_players=num_players)
+
+
+def play(env, rng: np.random.Generator, decisions: int | None, deadline: float | None) -> int:
+    """Random legal play through the AEC loop until ``decisions`` or ``deadline``."""
+    played = 0
+    while (decisions is None or played < decisions) and (deadline is None or time.perf_counter() < deadline):
+        for _ in range(CLOCK_EVERY):
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+                played += 1
+            env.step(action)
+            if not env.agents:
+                env.reset()
+    return played
+
+
+class Row:
+    """One ruleset at one player count: an env seeded once, its observer timed in place."""
+
+    def __init__(self, ruleset: str, num_players: int, seed: int = 0):
+        self.ruleset, self.num_players = ruleset, num_players
+        self.env = make_env(ruleset, num_players)
+        self.env.reset(seed=seed)
+        self.rng = np.random.default_rng(seed + 1)
+        observer = self.env.unwrapped.observer
+        self.observation_size = int(observer.size)
+        self.observe_seconds, self.observations = 0.0, 0
+        observe = observer.observe
+
+        def timed_observe(state, seat, out=None):
+            start = time.perf_counter()
+            result = observe(state, seat, out)
+            self.observe_seconds += time.perf_counter() - start
+            self.observations += 1
+            return result
+
+        observer.observe = timed_observe  # an instance attribute: the class is untouched
+
+    def measure(self, seconds: float) -> tuple[float, float]:
+        """(decisions per second, µs per observation) over about ``seconds`` of play."""
+        self.observe_seconds, self.observations = 0.0, 0
+        start = time.perf_counter()
+        decisions = play(self.env, self.rng, None, start + seconds)
+        elapsed = time.perf_counter() - start
+        return decisions / elapsed, 1e6 * self.observe_seconds / max(self.observations, 1)
+
+
+def env_memory(ruleset: str, num_players: int, seed: int = 0) -> int:
+    """Bytes Python allocated and still holds for one env after a reset and some play."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        env = make_env(ruleset, num_players)
+        env.reset(seed=seed)
+        play(env, np.random.default_rng(seed), MEMORY_DECISIONS, None)
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del env
+    return held
+
+
+def markdown(rows: list[dict]) -> str:
+    header = ("| ruleset | players | decisions/s | µs per observation | µs per observation / player "
+              "| observation size | memory per env |")
+    lines = [header, "|---|---|---|---|---|---|---|"]
+    for row in rows:
+        lines.append(f"| {row['ruleset']} | {row['players']} | {row['decisions_per_second']:,.0f} "
+                     f"| {row['us_per_observation']:.1f} | {row['us_per_observation'] / row['players']:.1f} "
+                     f"| {row['observation_size']:,} | {row['memory_bytes'] / 1024:,.0f} KiB |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved repetitions; the best is kept")
+    parser.add_argument("--only", action="append", default=[], metavar="RULESET",
+                        help="measure only this ruleset (repeatable)")
+    parser.add_argument("--json", help="also write the results to this JSON file")
+    args = parser.parse_args(argv)
+    rulesets = [r for r in PLAYER_COUNTS if hasattr(cardenv, r) and (not args.only or r in args.only)]
+    unknown = sorted(set(args.only) - set(PLAYER_COUNTS))
+    if unknown:
+        parser.error(f"--only {unknown[0]!r} is not a ruleset; expected one of {', '.join(PLAYER_COUNTS)}")
+
+    measured = [Row(r, n) for r in rulesets for n in PLAYER_COUNTS[r]]
+    best_rate = [0.0] * len(measured)
+    best_observe = [float("inf")] * len(measured)
+    for _ in range(args.repeats):
+        for i, row in enumerate(measured):
+            rate, observe_us = row.measure(args.seconds)
+            best_rate[i] = max(best_rate[i], rate)
+            best_observe[i] = min(best_observe[i], observe_us)
+    rows = [{"ruleset": row.ruleset, "players": row.num_players, "decisions_per_second": best_rate[i],
+             "us_per_observation": best_observe[i], "observation_size": row.observation_size,
+             "memory_bytes": env_memory(row.ruleset, row.num_players)} for i, row in enumerate(measured)]
+
+    versions = {d: metadata.version(d) for d in ("cardenv", "pettingzoo", "numpy")}
+    print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())
+          + f"; {args.repeats}× {args.seconds:g}s each, best kept; env seeded once per row")
+    print(markdown(rows))
+    result = {"python": platform.python_version(), "versions": versions, "seconds": args.seconds,
+              "repeats": args.repeats, "rows": rows}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=2)
+    return result
+
+
+if __name__ == "__main__":
+    main()
