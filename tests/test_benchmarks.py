@@ -76,3 +76,22 @@ def test_env_is_seeded_once_per_run(bench):
     decisions, elapsed = bench.aec_runner(Recorder, seed=7)(0.01)
     assert decisions > 1 and elapsed > 0
     assert calls[0] == 7 and len(calls) > 1 and all(seed is None for seed in calls[1:])
+
+
+def test_players_benchmark_measures_every_player_count(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_players", SCRIPT.parent / "bench_players.py")
+    players = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(players)
+    out = tmp_path / "scaling.json"
+    result = players.main(["--seconds", "0.05", "--repeats", "1", "--only", "kaboom_v0", "--json", str(out)])
+    rows = result["rows"]
+    assert [row["players"] for row in rows] == list(players.PLAYER_COUNTS["kaboom_v0"])
+    for row in rows:
+        assert row["decisions_per_second"] > 0 and row["us_per_observation"] > 0
+        assert row["memory_bytes"] > 0
+    # More players, a longer observation.
+    sizes = [row["observation_size"] for row in rows]
+    assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
+    assert out.read_text().startswith("{")
+    with pytest.raises(SystemExit):
+        players.main(["--only", "poker_v0"])
