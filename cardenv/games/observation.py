@@ -248,7 +248,7 @@ class TableObserver(Observer):
         self._views = self.layout.views(self._buffer)
         self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
         # Each event piece as (event rows, its columns of an event row).
-        self._event_views = [(self._views[name].reshape(config.recent_events, -1), low, high)
+        self._event_views = [(self._views[name].reshape(config.recent_events, high - low), low, high)
                              for name, low, high in self._event_columns]
         # Each slot piece as (seat-slot rows, its columns of the card table).
         self._slot_views = [(self._views[name].reshape(n * num_slots, -1), low, high)

@@ -62,18 +62,16 @@ class OneFiftyHeuristic(Agent):
         self.mem_rank = np.full((n, slots), -1, dtype=np.int64)
         self.mem_points = np.zeros((n, slots), dtype=np.int64)
         self.mem_knowers = np.zeros((n, slots, n), dtype=bool)
-        self._views_source: np.ndarray | None = None
-        self._views_cache: dict[str, np.ndarray] = {}
+        # The observation is copied into a buffer of the agent's own whose named views
+        # are made once (making them per decision cost more than the copy).
+        self._observation = np.zeros(info.layout.size, dtype=np.float32)
+        self._observation_views = info.layout.views(self._observation)
         self.reset()
 
     def _views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
-        """The observation's named pieces. A search's rollouts hand the same buffer over
-        and over (rewritten in place), so the views made for it stay valid; holding the
-        reference keeps its id from being reused by another array."""
-        if vector is not self._views_source:
-            self._views_source = vector
-            self._views_cache = self.info.layout.views(vector)
-        return self._views_cache
+        """The observation's named pieces (views of the agent's copy of ``vector``)."""
+        self._observation[:] = vector
+        return self._observation_views
 
     def reset(self) -> None:
         super().reset()
