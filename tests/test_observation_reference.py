@@ -460,23 +460,31 @@ class Walk:
         rng = self.rng
         state = self.env.unwrapped.game
         snapshots: list = []
+        abandoned = None  # the line a branch left, observed again a few states later
         how = "a new game"
+        step = 0
         while self.states < num_states:
+            step += 1
             self.check(state, how)
-            if self.states % 10 == 0:  # alternately a clone and a deep copy
+            if abandoned is not None and step % 41 == 5:
+                # As many events as the branch or more, but other ones since the branch point.
+                self.check(abandoned, "the line a branch left, revisited")
+                self.out_of_order += 1
+            if step % 10 == 1:  # alternately a clone and a deep copy
                 copier = copy.deepcopy if len(snapshots) % 2 else type(state).clone
                 snapshots.append(copier(state))
                 if len(snapshots) > 12:
                     snapshots.pop(int(rng.integers(len(snapshots))))
-            if self.states % 15 == 0:
+            if step % 15 == 0:
                 # An earlier state (or a later one of an abandoned branch) observed again.
                 self.check(snapshots[int(rng.integers(len(snapshots)))], "a snapshot revisited")
                 self.out_of_order += 1
             if state.is_terminal:
                 self.env.reset(seed=int(rng.integers(2**31)))
                 state, how = self.env.unwrapped.game, "a new game"
-            elif self.states % 97 == 0:
+            elif step % 41 == 0:
                 # Rewind: play on from a copy of a snapshot, a branch with other events.
+                abandoned = state
                 state, how = snapshots[int(rng.integers(len(snapshots)))].clone(), "a branch from a snapshot"
             else:
                 state.apply(self.random_action(state))
