@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,7 +33,6 @@ RED_JOKER = 52
 # The docs: the round's start, the deal's look at the bottom row and a draw are implied
 # by the rules, so the recent-events piece leaves them out.
 IMPLIED_EVENT_KINDS = ("start", "peek", "draw")
-PUBLIC = None  # an event whose cards everyone saw face up
 DRAW_PILE_LOOKAHEAD = 4  # the global state shows this many next draw-pile cards
 
 
@@ -55,9 +55,12 @@ class Ruleset:
     name: str
     shows_colour: bool
     player_counts: tuple[int, ...]
-    fill_own_pieces: object  # (reference, state, observer | None, views) -> None
-    own_pieces: object  # (n, slots, omniscient) -> [(name, shape)]
+    fill_own_pieces: Callable  # (reference, state, observer | None, views) -> None
+    own_pieces: Callable  # (num_players, slots, omniscient) -> [(name, shape)], in layout order
     extra_options: tuple[dict, ...] = ({},)
+    # Further configurations walked as well: one event row (the event rows' bookkeeping
+    # at its smallest), the smallest hands, other player counts, short games.
+    edge_options: tuple[dict, ...] = ()
 
 
 # --- the ruleset's own pieces ---------------------------------------------------------
@@ -149,11 +152,21 @@ def fill_kaboom(ref: ReferenceObserver, state, observer: int | None, v: dict) ->
 
 
 RULESETS = {
-    "onefifty_v0": Ruleset("onefifty_v0", False, (3, 6), fill_onefifty, onefifty_pieces),
-    "cut_v0": Ruleset("cut_v0", False, (3, 6), fill_cut, cut_pieces),
+    "onefifty_v0": Ruleset("onefifty_v0", False, (3, 6), fill_onefifty, onefifty_pieces, edge_options=(
+        {"num_players": 4, "recent_events": 1},
+        {"num_players": 5, "recent_events": 2, "max_hand_slots": 5, "memory": "none"},
+        {"num_players": 3, "max_turns_per_round": 20, "target_score": 30})),
+    "cut_v0": Ruleset("cut_v0", False, (3, 6), fill_cut, cut_pieces, edge_options=(
+        {"num_players": 2, "recent_events": 1},
+        {"num_players": 5, "recent_events": 2, "max_hand_slots": 5, "memory": "none"},
+        {"num_players": 4, "max_hand_slots": 20, "max_turns_per_round": 20, "target_score": 30})),
     "kaboom_v0": Ruleset("kaboom_v0", True, (2, 4, 8), fill_kaboom, kaboom_pieces,
                          # K-19's elimination variant, with a low target so players leave.
-                         ({}, {"elimination": True, "target_score": 40})),
+                         ({}, {"elimination": True, "target_score": 40}), edge_options=(
+        {"num_players": 3, "recent_events": 1},
+        {"num_players": 7, "recent_events": 2, "max_hand_slots": 5, "memory": "none", "elimination": True,
+         "target_score": 20},
+        {"num_players": 5, "max_rounds": None, "target_score": 30})),
 }
 
 
@@ -182,6 +195,7 @@ class ReferenceObserver:
                 self.suit_copies[t % SUITS] += 1
             self.colour_copies[int(is_red(t))] += 1
         self.shown_kinds = [kind for kind in state.event_kinds if kind not in IMPLIED_EVENT_KINDS]
+        self.num_phases = len(type(state.phase))
 
     def row_of(self, observer: int | None):
         """Seat → row: relative to the observer (row 0 is the observer), absolute for None."""
@@ -224,8 +238,6 @@ class ReferenceObserver:
             ("phase", (self.num_phases,)), ("current_player", (n,)),
             *self.ruleset.own_pieces(n, s, True), *self.turn_pieces(),
         ]
-
-    num_phases = 0  # set by the walk from the engine's phase enum
 
     # --- the player's observation -------------------------------------------------------
     def observe(self, layout, state, observer: int) -> np.ndarray:
@@ -414,7 +426,6 @@ class Walk:
         self.env.reset(seed=self.seed)
         game = self.env.unwrapped.game
         self.reference = ReferenceObserver(self.ruleset, self.env.unwrapped.config, game)
-        self.reference.num_phases = len(type(game.phase))
         self.rng = np.random.default_rng(self.seed)
         # Entries the reference ever set non-zero: what the walk exercised.
         self.observation_reached = np.zeros(self.observer.layout.size, dtype=bool)
@@ -493,7 +504,7 @@ class Walk:
 
 def walk_options(ruleset: Ruleset) -> list[dict]:
     """num_players × memory × recent_events (default, 3, 0), the ruleset's extra options
-    taking turns."""
+    taking turns, then its edge options."""
     combos = []
     for num_players in ruleset.player_counts:
         for memory in ("perfect", "none"):
@@ -503,7 +514,7 @@ def walk_options(ruleset: Ruleset) -> list[dict]:
                     options["recent_events"] = recent
                 combos.append(options)
     extras = ruleset.extra_options
-    return [{**options, **extras[i % len(extras)]} for i, options in enumerate(combos)]
+    return [{**options, **extras[i % len(extras)]} for i, options in enumerate(combos)] + list(ruleset.edge_options)
 
 
 def check_ruleset(name: str, total_states: int) -> list[Walk]:
@@ -549,6 +560,24 @@ def test_layouts_are_the_documented_pieces(name):
             reference.expected_state_pieces(), options
 
 
+INITIAL_PEEK_RULE = {"onefifty_v0": "O-05", "cut_v0": "C-04", "kaboom_v0": "K-09"}
+
+
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+@pytest.mark.parametrize("name", SLOT_RULESETS)
+def test_the_reference_shows_the_initial_peek(name, memory):
+    """The reference follows the rules, not the fast code: at a round's start every
+    player sees its own bottom row, slots 2 and 3, and no other card (O-05, C-04, K-09);
+    nobody has decided yet, so memory="none" shows them too."""
+    walk = Walk(RULESETS[name], {"num_players": 3, "memory": memory}, seed=11)
+    layout, game = walk.observer.layout, walk.env.unwrapped.game
+    for seat in range(3):
+        known = layout.view(walk.reference.observe(layout, game, seat), "slot_known")
+        expected = np.zeros_like(known)
+        expected[0, 2:4] = 1
+        assert np.array_equal(known, expected), (INITIAL_PEEK_RULE[name], seat, known)
+
+
 @pytest.mark.parametrize("name", SLOT_RULESETS)
 def test_fast_observations_match_the_reference(name):
     """Every configuration of the walks, a short walk each (the slow test runs 10,000+)."""
@@ -573,7 +602,6 @@ def test_env_observations_and_state_match_the_reference(name):
     env.reset(seed=5)
     rng = np.random.default_rng(5)
     reference = ReferenceObserver(ruleset, env.unwrapped.config, env.unwrapped.game)
-    reference.num_phases = len(type(env.unwrapped.game.phase))
     layout = env.unwrapped.observer.layout
     for step in range(300):
         if not env.agents:
@@ -611,10 +639,9 @@ class BrokenScaleObserver:
         return self.observer.encode_state(state)
 
 
-def test_a_difference_is_reported_with_its_piece_and_seat(monkeypatch):
+def test_a_difference_is_reported_with_its_piece_and_seat():
     """The comparison can fail, and says where."""
     walk = Walk(RULESETS["cut_v0"], {"num_players": 3}, seed=3)
-    broken = BrokenScaleObserver(walk.env.unwrapped.observer)
-    monkeypatch.setattr(Walk, "observer", property(lambda self: broken))
+    walk.env.unwrapped.observer = BrokenScaleObserver(walk.env.unwrapped.observer)
     with pytest.raises(AssertionError, match=r"observation of seat 0: piece 'slot_points' at \(0, [23]\)"):
         walk.run(5)
