@@ -79,6 +79,21 @@ def fill_onefifty(ref: ReferenceObserver, state, observer: int | None, v: dict) 
         v["jack_own_slot"][state.jack_slot] = 1
 
 
+def write_window(v: dict, window, observer: int | None, write_attempt: Callable) -> None:
+    """An open reaction window: for a player, whether it has decided, never what anyone
+    decided; in the global state, who decided and, through ``write_attempt(decider,
+    decision)``, every attempt not yet resolved."""
+    v["window_open"][0] = 1
+    deciders = window.players[: len(window.decisions)]
+    if observer is not None:
+        v["window_decided"][0] = 1 if observer in deciders else 0
+        return
+    for decider, decision in zip(deciders, window.decisions):
+        v["window_decided"][decider] = 1
+        if decision is not None:  # None is a pass
+            write_attempt(decider, decision)
+
+
 def cut_pieces(n: int, slots: int, omniscient: bool) -> list:
     window = ([("window_decided", (n,)), ("window_claims", (n, n, slots))] if omniscient
               else [("window_decided", (1,))])
@@ -90,21 +105,15 @@ def fill_cut(ref: ReferenceObserver, state, observer: int | None, v: dict) -> No
     row = ref.row_of(observer)
     if state.current_player is not None:
         v["turn_player"][row(state.turn_player)] = 1
-    window = state.window
-    if window is not None:  # C-08: a match window collects decisions, then resolves
-        v["window_open"][0] = 1
+    if state.window is not None:  # C-08: a match window collects decisions, then resolves
         v["window_rank"][state.window_rank] = 1
-        deciders = window.players[: len(window.decisions)]
-        if observer is not None:
-            # Whether the observer decided, never what anyone decided.
-            v["window_decided"][0] = 1 if observer in deciders else 0
-        else:
-            for decider, decision in zip(deciders, window.decisions):
-                v["window_decided"][decider] = 1
-                if decision is not None:  # (action, the card then in the claimed slot)
-                    spec = state.action_table.specs[decision[0]]
-                    owner = decider if spec.kind == "match" else (decider + spec.offset) % ref.n
-                    v["window_claims"][decider, owner, spec.slot] = 1
+
+        def claim(decider: int, decision) -> None:  # (action, the card then in the claimed slot)
+            spec = state.action_table.specs[decision[0]]
+            owner = decider if spec.kind == "match" else (decider + spec.offset) % ref.n
+            v["window_claims"][decider, owner, spec.slot] = 1
+
+        write_window(v, state.window, observer, claim)
     # C-11: the slots a power picked are public.
     if state.power_own_slot >= 0:
         v["power_slots"][row(state.turn_player), state.power_own_slot] = 1
@@ -127,18 +136,13 @@ def fill_kaboom(ref: ReferenceObserver, state, observer: int | None, v: dict) ->
     row = ref.row_of(observer)
     if state.current_player is not None:
         v["turn_player"][row(state.turn_player)] = 1
-    window = state.window
-    if window is not None:  # K-11: a snap window collects decisions
-        v["window_open"][0] = 1
-        deciders = window.players[: len(window.decisions)]
-        if observer is not None:
-            v["window_decided"][0] = 1 if observer in deciders else 0
-        else:
-            for decider, decision in zip(deciders, window.decisions):
-                v["window_decided"][decider] = 1
-                if decision is not None:  # K-12: ((slot, card), ...) of the attempt
-                    for slot, _card in decision:
-                        v["window_attempts"][decider, slot] = 1
+    if state.window is not None:  # K-11: a snap window collects decisions
+
+        def attempt(decider: int, decision) -> None:  # K-12: ((slot, card), ...) of the attempt
+            for slot, _card in decision:
+                v["window_attempts"][decider, slot] = 1
+
+        write_window(v, state.window, observer, attempt)
     if observer is None or observer == state.current_player:  # K-11: the snap being built
         for slot in state.snap_selected:
             v["snap_selected"][slot] = 1
