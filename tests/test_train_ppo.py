@@ -10,6 +10,8 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info  # noqa: E402
+from cardenv.agents.pretrained import shipped_rulesets  # noqa: E402
+from cardenv.agents.registry import rulesets  # noqa: E402
 from cardenv.eval.tournament import play_game  # noqa: E402
 from cardenv.train.config import TrainConfig  # noqa: E402
 from cardenv.train.trainer import train  # noqa: E402
@@ -28,6 +30,7 @@ def test_short_training_run_saves_a_loadable_model(tmp_path):
     summary = train(_short(tmp_path))
     out = tmp_path / "run"
     assert summary["timesteps"] >= 2048
+    assert summary["steps_per_second"] > 0
     for name in ("final_model.zip", "learning_curve.png", "eval.json", "eval_table.txt", "eval_history.csv",
                  "monitor.csv", "logs/progress.csv"):
         assert (out / name).exists(), name
@@ -104,3 +107,19 @@ def test_train_options_are_checked(tmp_path):
         _short(tmp_path, resume=True, overwrite=True)
     with pytest.raises(ValueError, match="n_envs must be an integer of at least 1"):
         _short(tmp_path, n_envs=0)
+
+
+@pytest.mark.parametrize("ruleset", shipped_rulesets())
+def test_every_shipped_policy_loads_by_name_and_plays_its_ruleset(ruleset):
+    info = ruleset_info(ruleset)
+    agent = make_agent("ppo:pretrained", info, np.random.default_rng(0))
+    others = [make_agent("random_no_call", info, np.random.default_rng(s)) for s in range(1, info.num_players)]
+    assert play_game(make_raw_env(ruleset), [agent, *others], seed=0) > 0
+
+
+def test_pretrained_policies_ship_and_a_missing_one_is_named():
+    assert {"kaboom_v0", "carte_v0"} <= set(shipped_rulesets())
+    missing = sorted(set(rulesets()) - set(shipped_rulesets()))
+    for ruleset in missing:
+        with pytest.raises(ValueError, match=f"no pretrained policy ships for {ruleset}; .*available for: "):
+            make_agent("ppo:pretrained", ruleset_info(ruleset), np.random.default_rng(0))

@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path
 
 # ruleset -> "module:HeuristicClass" (imported on first use).
 HEURISTICS: dict[str, str] = {
@@ -110,6 +111,8 @@ def _make_ismcts(info, rng, argument):
 def _make_ppo(info, rng, argument):
     from cardenv.agents.ppo import PPOAgent
 
+    if argument == PRETRAINED:
+        argument = pretrained_model_path(info.name)
     return PPOAgent(info, rng, argument)  # the model file, checked by parse_spec
 
 
@@ -129,7 +132,8 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "ppo": _make_ppo,
     "rllib": _make_rllib,
 }
-AGENT_SPECS = "random, random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip, rllib:CHECKPOINT[#MODULE]"
+AGENT_SPECS = ("random, random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip, ppo:pretrained, "
+               "rllib:CHECKPOINT[#MODULE]")
 """The accepted agent specs, as a user reads them."""
 
 
@@ -137,7 +141,9 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     """``(name, argument)`` of an agent spec, checked: one-line errors name the spec and
     what is accepted (TypeError for a non-string, ValueError otherwise). A ``ppo`` model
     file must exist; like stable-baselines3, ``ppo:run/final_model`` finds
-    ``run/final_model.zip``, and the argument returned is the file's path."""
+    ``run/final_model.zip``, and the argument returned is the file's path;
+    ``ppo:pretrained`` is the policy that ships for the ruleset (checked when the agent
+    is made, which knows the ruleset; a file named ``pretrained`` is ``ppo:./pretrained``)."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is a string ({AGENT_SPECS}), got {spec!r} ({type(spec).__name__})")
     name, sep, argument = spec.partition(":")
@@ -150,7 +156,7 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
         if not argument:
             raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/onefifty_v0/final_model.zip', "
                              f"got {spec!r}")
-        if not os.path.isfile(argument):
+        if argument != PRETRAINED and not os.path.isfile(argument):
             if argument.endswith(".zip") or not os.path.isfile(argument + ".zip"):
                 raise ValueError(f"ppo model file {argument!r} does not exist")
             argument += ".zip"

@@ -178,12 +178,14 @@ def train(config: TrainConfig) -> dict:
     if SELFPLAY in ([opponents] if isinstance(opponents, str) else opponents):
         callbacks.insert(0, SelfPlaySnapshots())
     start_timesteps = model.num_timesteps
+    learn_started = time.perf_counter()
     try:
         model.learn(total_timesteps=max(0, config.total_timesteps - start_timesteps), callback=CallbackList(callbacks),
                     progress_bar=config.progress_bar, reset_num_timesteps=resume_from is None)
     finally:
         vec_env.close()
         torch.set_num_threads(1)  # the evaluations below play batch-1 forward passes
+    learn_seconds = time.perf_counter() - learn_started
     model_path = out / "final_model.zip"
     save_model(model, model_path, metadata)
     train_seconds = time.perf_counter() - started
@@ -212,6 +214,9 @@ def train(config: TrainConfig) -> dict:
         "output_dir": str(out),
         "timesteps": model.num_timesteps,
         "train_seconds": round(train_seconds, 1),
+        # Learner steps per second of model.learn (collection, updates and the periodic
+        # evaluations; not the set-up or the final evaluation).
+        "steps_per_second": round((model.num_timesteps - start_timesteps) / learn_seconds),
         "total_seconds": round(time.perf_counter() - started, 1),
         "vec_env": "subproc" if use_subproc else "dummy",
         "learning_curve": str(plot_path),
