@@ -81,6 +81,26 @@ def load_module(name: str):
         return importlib.import_module(name)
 
 
+def play_random(env, rng: np.random.Generator, decisions: int | None = None, deadline: float | None = None) -> int:
+    """Uniformly random legal play through a PettingZoo AEC env until ``decisions`` were
+    taken or the clock passed ``deadline``; a new game (plain ``reset()``) whenever
+    every agent is done. Returns the decisions taken."""
+    played = 0
+    while (decisions is None or played < decisions) and (deadline is None or time.perf_counter() < deadline):
+        for _ in range(CLOCK_EVERY):
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+                played += 1
+            env.step(action)
+            if not env.agents:
+                env.reset()
+    return played
+
+
 def aec_runner(make_env: Callable[[], object], seed: int = 0) -> Runner:
     """The standard loop through a PettingZoo AEC env, the env seeded once per measurement."""
 
@@ -88,21 +108,8 @@ def aec_runner(make_env: Callable[[], object], seed: int = 0) -> Runner:
         env = make_env()
         env.reset(seed=seed)
         rng = np.random.default_rng(seed + 1)
-        decisions = 0
         start = time.perf_counter()
-        deadline = start + seconds
-        while time.perf_counter() < deadline:
-            for _ in range(CLOCK_EVERY):
-                obs, reward, terminated, truncated, info = env.last()
-                if terminated or truncated:
-                    action = None
-                else:
-                    legal = np.flatnonzero(obs["action_mask"])
-                    action = int(legal[rng.integers(len(legal))])
-                    decisions += 1
-                env.step(action)
-                if not env.agents:
-                    env.reset()
+        decisions = play_random(env, rng, deadline=start + seconds)
         elapsed = time.perf_counter() - start
         env.close()
         return decisions, elapsed

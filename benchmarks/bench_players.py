@@ -24,19 +24,23 @@ import argparse
 import gc
 import json
 import platform
+import sys
 import time
 import tracemalloc
 import warnings
 from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 
 import cardenv
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_envs import play_random  # the same loop as bench_envs.py's env() rows
+
 # Player counts measured per ruleset: 3, 4 and 6 where the rules allow, and 8 for kaboom.
 PLAYER_COUNTS = {"onefifty_v0": (3, 4, 6), "cut_v0": (3, 4, 6), "kaboom_v0": (3, 4, 6, 8), "carte_v0": (3, 4, 6)}
 
-CLOCK_EVERY = 64  # steps between two looks at the clock
 MEMORY_DECISIONS = 500  # decisions played before the memory of an env is read
 
 
@@ -44,24 +48,6 @@ def make_env(ruleset: str, num_players: int):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return getattr(cardenv, ruleset).env(num_players=num_players)
-
-
-def play(env, rng: np.random.Generator, decisions: int | None, deadline: float | None) -> int:
-    """Random legal play through the AEC loop until ``decisions`` or ``deadline``."""
-    played = 0
-    while (decisions is None or played < decisions) and (deadline is None or time.perf_counter() < deadline):
-        for _ in range(CLOCK_EVERY):
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(observation["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-                played += 1
-            env.step(action)
-            if not env.agents:
-                env.reset()
-    return played
 
 
 class Row:
@@ -90,7 +76,7 @@ class Row:
         """(decisions per second, µs per observation) over about ``seconds`` of play."""
         self.observe_seconds, self.observations = 0.0, 0
         start = time.perf_counter()
-        decisions = play(self.env, self.rng, None, start + seconds)
+        decisions = play_random(self.env, self.rng, deadline=start + seconds)
         elapsed = time.perf_counter() - start
         return decisions / elapsed, 1e6 * self.observe_seconds / max(self.observations, 1)
 
@@ -102,7 +88,7 @@ def env_memory(ruleset: str, num_players: int, seed: int = 0) -> int:
     try:
         env = make_env(ruleset, num_players)
         env.reset(seed=seed)
-        play(env, np.random.default_rng(seed), MEMORY_DECISIONS, None)
+        play_random(env, np.random.default_rng(seed), decisions=MEMORY_DECISIONS)
         gc.collect()
         held, _ = tracemalloc.get_traced_memory()
     finally:
