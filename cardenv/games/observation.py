@@ -60,17 +60,29 @@ class Observer:
         return seat if observer is None else (seat - observer) % self.config.num_players
 
 
+def piece_destinations(layout: ObservationLayout, columns: list[tuple[str, int, int]], rows: int) -> np.ndarray:
+    """Where each entry of a ``rows`` × width block lands in a vector of ``layout``, for a
+    block that holds pieces side by side (``columns``: name, first and end column), each
+    piece being ``rows`` × its width in the layout: writing a block is then one scatter."""
+    width = columns[-1][2]
+    destination = np.empty((rows, width), dtype=np.intp)
+    for name, low, high in columns:
+        start = layout.pieces[name].start
+        destination[:, low:high] = start + np.arange(rows * (high - low)).reshape(rows, high - low)
+    return destination
+
+
 class RecentEventRows:
     """The recent shown public events of one game as rows in absolute seats, kept
     between observations and shared by every observer seat.
 
     Each event is encoded once, as it is logged (``encode(event)``: the row's
     ``(columns, values)``, or None for an event the observation leaves out), into a
-    tall array written upwards, so the newest rows are one contiguous slice; a seat's
-    rows are that slice with its columns permuted to seat-relative order. The history
+    tall array written upwards, so the newest rows are one contiguous slice. The history
     stays valid while it is a prefix of the state's event list (same objects: a copied
     state shares the events of its past); otherwise (a new game, another copy) the
     newest events are encoded afresh, as many as a seat can be shown or counted.
+    A seat's observer writes the rows with the seat columns turned relative to it.
     """
 
     __slots__ = ("capacity", "clocks", "encode", "first", "last_event", "rows", "seen")
@@ -133,11 +145,10 @@ class RecentEventRows:
         """How many shown events happened at ``clock`` or later (exact up to capacity + 1)."""
         return len(self.clocks) - bisect_left(self.clocks, clock)
 
-    def newest(self, count: int, columns: np.ndarray) -> np.ndarray:
-        """The ``count`` newest rows (fewer if there are fewer), newest first, with
-        their columns taken in the order of ``columns``."""
+    def newest(self, count: int) -> np.ndarray:
+        """The ``count`` newest rows (fewer if there are fewer), newest first."""
         count = min(count, len(self.rows) - self.first, len(self.clocks))
-        return np.take(self.rows[self.first: self.first + count], columns, axis=1)
+        return self.rows[self.first: self.first + count]
 
 
 class TableObserver(Observer):
@@ -145,8 +156,7 @@ class TableObserver(Observer):
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_buffer", "_views", "_slot_views", "_recent_events",
-               "_event_views")
+    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_buffer", "_views", "_recent_events")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -182,16 +192,18 @@ class TableObserver(Observer):
         self._event_row_width = starts[-1]
         self._kind_column, self._actor_column, self._places_column = (
             column[name] for name in ("event_kind", "event_actor", "event_places"))
-        # Per observer, the absolute column behind each seat-relative one (actor and places).
+        # Per observer, where each entry of the event rows (seats absolute) lands in the
+        # observation, whose seat columns are relative to the observer.
         n, num_slots = config.num_players, config.max_hand_slots
-        self._event_columns_for = []
+        in_layout_order = piece_destinations(self.layout, self._event_columns, config.recent_events)
+        self._event_destinations = []
         for observer in range(n):
-            order = np.arange(self._event_row_width)
-            seats = [(observer + r) % n for r in range(n)]
-            order[self._actor_column: self._actor_column + n] = [self._actor_column + p for p in seats]
-            order[self._places_column: self._places_column + n * num_slots] = [
-                self._places_column + p * num_slots + slot for p in seats for slot in range(num_slots)]
-            self._event_columns_for.append(order)
+            relative = np.arange(self._event_row_width)  # relative column of each absolute one
+            row_of = [(seat - observer) % n for seat in range(n)]
+            relative[self._actor_column: self._actor_column + n] = [self._actor_column + r for r in row_of]
+            relative[self._places_column: self._places_column + n * num_slots] = [
+                self._places_column + row_of[seat] * num_slots + slot for seat in range(n) for slot in range(num_slots)]
+            self._event_destinations.append(in_layout_order[:, relative])
         # Per card type, what one face-up card adds to an event row: (column, weight) for
         # its rank, suit (a joker has none) and colour, each weighing 1 / the copies of
         # that rank (suit, colour) in the deck.
@@ -221,6 +233,8 @@ class TableObserver(Observer):
         widths = [int(np.prod(pieces[name].shape[2:])) for name in slot_pieces]
         starts = np.cumsum([0, *widths]).tolist()
         self._slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
+        self._slot_destinations = piece_destinations(
+            self.layout, self._slot_columns, config.num_players * config.max_hand_slots).ravel()
         self._card_row_width = starts[-1]
         self._known_by_column = starts[-2]
         # Per card type, the identity columns of its row (slot_known … slot_points) when
@@ -248,11 +262,6 @@ class TableObserver(Observer):
         self._views = self.layout.views(self._buffer)
         self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
         # Each event piece as (event rows, its columns of an event row).
-        self._event_views = [(self._views[name].reshape(config.recent_events, high - low), low, high)
-                             for name, low, high in self._event_columns]
-        # Each slot piece as (seat-slot rows, its columns of the card table).
-        self._slot_views = [(self._views[name].reshape(n * num_slots, -1), low, high)
-                            for name, low, high in self._slot_columns]
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -404,9 +413,7 @@ class TableObserver(Observer):
                 out=card_rows[:-1, 1: self._known_by_column])
         # Knowers seat-relative: column k is the player k seats after the observer.
         card_rows[:-1, self._known_by_column:] = knowledge.known[self._knowers_from[observer]].T
-        rows = card_rows[slot_cards]
-        for piece, low, high in self._slot_views:
-            piece[:] = rows[:, low:high]
+        self._buffer[self._slot_destinations] = card_rows[slot_cards].ravel()
 
         accounted = shown_cards.copy()
         top = table.top_discard
@@ -462,10 +469,9 @@ class TableObserver(Observer):
         recent.update(state.events)
         new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
         shown = min(new, capacity) if self.config.memory == "none" else capacity
-        rows = recent.newest(shown, self._event_columns_for[observer])
+        rows = recent.newest(shown)
         if len(rows):
-            for piece, low, high in self._event_views:
-                piece[: len(rows)] = rows[:, low:high]
+            self._buffer[self._event_destinations[observer][: len(rows)].ravel()] = rows.ravel()
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
 
