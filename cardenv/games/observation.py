@@ -188,14 +188,14 @@ class TableObserver(Observer):
         widths = [int(np.prod(pieces[name].shape[1:])) for name in event_pieces]
         starts = np.cumsum([0, *widths]).tolist()
         column = dict(zip(event_pieces, starts))
-        self._event_columns = [(name, low, low + width) for name, low, width in zip(event_pieces, starts, widths)]
+        event_columns = [(name, low, low + width) for name, low, width in zip(event_pieces, starts, widths)]
         self._event_row_width = starts[-1]
         self._kind_column, self._actor_column, self._places_column = (
             column[name] for name in ("event_kind", "event_actor", "event_places"))
         # Per observer, where each entry of the event rows (seats absolute) lands in the
         # observation, whose seat columns are relative to the observer.
         n, num_slots = config.num_players, config.max_hand_slots
-        in_layout_order = piece_destinations(self.layout, self._event_columns, config.recent_events)
+        in_layout_order = piece_destinations(self.layout, event_columns, config.recent_events)
         self._event_destinations = []
         for observer in range(n):
             relative = np.arange(self._event_row_width)  # relative column of each absolute one
@@ -232,9 +232,8 @@ class TableObserver(Observer):
                        "slot_points", "slot_known_by"]
         widths = [int(np.prod(pieces[name].shape[2:])) for name in slot_pieces]
         starts = np.cumsum([0, *widths]).tolist()
-        self._slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
-        self._slot_destinations = piece_destinations(
-            self.layout, self._slot_columns, config.num_players * config.max_hand_slots).ravel()
+        slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
+        self._slot_destinations = piece_destinations(self.layout, slot_columns, n * num_slots).ravel()
         self._card_row_width = starts[-1]
         self._known_by_column = starts[-2]
         # Per card type, the identity columns of its row (slot_known … slot_points) when
@@ -246,7 +245,6 @@ class TableObserver(Observer):
             identity[types, 1 + self.num_ranks] = IS_RED[types]
         identity[types, -1] = self._scaled_points[: self.num_types]
         self._identity_of_type = identity
-        n = config.num_players
         self._knowers_from = [np.array([(observer + k) % n for k in range(n)]) for observer in range(n)]
         self._make_buffers()
 
@@ -261,7 +259,6 @@ class TableObserver(Observer):
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
         self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
-        # Each event piece as (event rows, its columns of an event row).
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -396,7 +393,7 @@ class TableObserver(Observer):
         top_points = self.max_card_points
 
         # Every slot's card, seat by seat from the observer (EMPTY, -1, reads the card
-        # table's last row: zeros); then each slot's row of the card table, piece by piece.
+        # table's last row: zeros); then every slot's row, scattered into the slot pieces.
         every_slot: list[int] = []
         empty_row = self._empty_row
         hands = table.hands
