@@ -123,3 +123,23 @@ def test_pretrained_policies_ship_and_a_missing_one_is_named():
     for ruleset in missing:
         with pytest.raises(ValueError, match=f"no pretrained policy ships for {ruleset}; .*available for: "):
             make_agent("ppo:pretrained", ruleset_info(ruleset), np.random.default_rng(0))
+
+
+def test_an_exported_policy_plays_as_the_trained_one_and_is_smaller(tmp_path):
+    from cardenv.agents.ppo import load_model, masked_probabilities
+    from cardenv.train.trainer import export_policy
+
+    train(_short(tmp_path, eval_every=0, checkpoint_every=0, final_eval_fields=("random_no_call",)))
+    trained = tmp_path / "run" / "final_model.zip"
+    exported = tmp_path / "exported.zip"
+    export_policy(trained, exported)
+    assert exported.stat().st_size < 0.6 * trained.stat().st_size  # the optimizer's moments are gone
+    before, after = load_model(str(trained)), load_model(str(exported))
+    info = ruleset_info("onefifty_v0", single_round=True, max_turns_per_round=60)
+    env = make_raw_env("onefifty_v0", single_round=True, max_turns_per_round=60)
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    assert np.array_equal(masked_probabilities(before, observation["observation"], observation["action_mask"]),
+                          masked_probabilities(after, observation["observation"], observation["action_mask"]))
+    agent = make_agent(f"ppo:{exported}", info, np.random.default_rng(0))  # the metadata came along
+    assert agent.model is not None

@@ -264,6 +264,24 @@ def save_model(model, path: Path, metadata: dict) -> None:
         archive.writestr(METADATA_NAME, json.dumps(metadata))
 
 
+def export_policy(model_path: str | Path, out_path: str | Path) -> None:
+    """Write a model file for playing only: the same policy and ``cardenv.json``, without
+    the optimizer's running moments (two thirds of a trained model's size), as the
+    policies shipped in ``cardenv/agents/pretrained`` are made. Training resumed from an
+    exported model starts its optimizer afresh."""
+    import zipfile
+
+    from sb3_contrib import MaskablePPO
+
+    from cardenv.agents.ppo import METADATA_NAME
+
+    model = MaskablePPO.load(str(model_path), device="cpu")
+    model.policy.optimizer.state.clear()
+    with zipfile.ZipFile(model_path) as archive:
+        metadata = json.loads(archive.read(METADATA_NAME))
+    save_model(model, Path(out_path), metadata)
+
+
 def read_eval_history(path: Path) -> list[dict]:
     if not path.exists():
         return []
