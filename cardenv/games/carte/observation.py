@@ -29,7 +29,7 @@ from cardenv.core.cards import double_deck_with_jokers
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import MAX_CACHED_EVENTS, Observer
+from cardenv.games.observation import Observer
 
 _event_clock = attrgetter("clock")
 NUM_RANKS = 13
@@ -41,7 +41,7 @@ class CarteObserver(Observer):
     """Writes observations into a reused buffer; copies drop the buffer and the per-seat
     caches and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
-    scratch = ("_buffer", "_tail", "_event_codes")
+    scratch = ("_buffer", "_tail", "_event_rows")
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -69,8 +69,7 @@ class CarteObserver(Observer):
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
         self._tail: dict[int, _SeatTail] = {}
-        # id(event) -> its encoding (``_encode_event``).
-        self._event_codes: dict[int, tuple] = {}
+        self._event_rows = _EventRows(self)
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -197,7 +196,7 @@ class CarteObserver(Observer):
         version = state.public_version
         piles_key = decided if self.config.memory == "none" else None
         if tail.piles_version is not version or tail.piles_key != piles_key:
-            self._fill_piles(state, shown, at, tail.block)
+            self._fill_piles(state, shown, at, tail.block, tail)
             tail.piles_version, tail.piles_key = version, piles_key
         first_new = bisect_left(state.events, decided, key=_event_clock)
         if tail.events_version is not version or tail.first_new != first_new:
@@ -282,27 +281,58 @@ class CarteObserver(Observer):
                 out[said + r] = 1
 
     def _fill_piles(self, state: CarteState, shown: list[bool] | None, at: dict[str, int],
-                    target: np.ndarray) -> None:
-        """``top_of_pile`` … ``turned_over`` (contiguous) into ``target``, which holds
-        them at the offsets ``at``: the piles' orders as (type + 1) / 53 for every card
-        shown, the pile's counts of shown cards."""
+                    target: np.ndarray, tail: _SeatTail | None = None) -> None:
+        """``top_of_pile`` … ``turned_over`` into ``target``, which holds them at the
+        offsets ``at``: the piles' orders as (type + 1) / 53 for every card shown, the
+        pile's counts of shown cards. With a seat's ``tail`` (which ``target`` is), the
+        pile's entries are rewritten from the first card that differs from what it
+        showed last (the pile changes at its top), else all of them."""
         table = state.table
         types = state.card_meld_types
         code, weight = self._type_code, self._weight
-        target[at["top_of_pile"]: at["turned_over"] + 1] = 0
         out = memoryview(target)
         pile = table.discard_pile
+        # What each pile card shows: the top card lies face up now; the others are memory.
+        flags = [True] * len(pile) if shown is None else [shown[card] for card in pile]
         if pile:
-            top = pile[-1]
-            out[at["top_of_pile"] + types[top]] = 1
-            order, counts = at["pile_order"], at["pile_counts"]
-            for i, card in enumerate(pile):
-                # The top card lies face up now; the others are memory.
-                if shown is None or shown[card] or card == top:
-                    t = types[card]
-                    out[order + i] = code[t]
-                    out[counts + t] += weight[t]
+            flags[-1] = True
+        order, counts_at, top_at = at["pile_order"], at["pile_counts"], at["top_of_pile"]
+        kept = 0
+        if tail is not None and tail.pile_types is types:
+            old, old_flags = tail.pile_cards, tail.pile_flags
+            kept = min(len(old), len(pile))
+            if old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
+                kept -= 1  # the old top, counted as face up, may be memory now
+                if kept < 0 or old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
+                    kept = 0
+        if kept == 0 or tail is None:
+            target[top_at: at["pile_order"] + DECK_SIZE] = 0  # top_of_pile, pile_counts, pile_order
+            counts = [0] * NUM_MELD_TYPES
+            old, old_flags, kept = [], [], 0
+        else:
+            counts = tail.pile_counts
+            out[top_at + types[old[-1]]] = 0
+        changed = []
+        for i in range(kept, len(old)):
+            if old_flags[i]:
+                t = types[old[i]]
+                counts[t] -= 1
+                changed.append(t)
+                out[order + i] = 0
+        for i in range(kept, len(pile)):
+            if flags[i]:
+                t = types[pile[i]]
+                counts[t] += 1
+                changed.append(t)
+                out[order + i] = code[t]
+        for t in changed:
+            out[counts_at + t] = counts[t] * weight[t]
+        if pile:
+            out[top_at + types[pile[-1]]] = 1
+        if tail is not None:
+            tail.pile_types, tail.pile_cards, tail.pile_flags, tail.pile_counts = types, pile.copy(), flags, counts
         stock = table.draw_pile
+        target[at["stock_order"]: at["stock_order"] + DECK_SIZE] = 0
         if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
             order = at["stock_order"] + len(stock) - 1  # top first
             for i, card in enumerate(stock):
@@ -310,8 +340,7 @@ class CarteObserver(Observer):
                     out[order - i] = code[types[card]]
         out[at["stock_size"]] = len(stock) / DECK_SIZE
         out[at["pile_size"]] = len(pile) / DECK_SIZE
-        if state.turnovers:
-            out[at["turned_over"]] = 1
+        out[at["turned_over"]] = 1 if state.turnovers else 0
 
     def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray) -> None:
         """``meld_present`` … ``meld_accepts`` (contiguous) into ``target`` at the offsets ``at``."""
@@ -352,71 +381,116 @@ class CarteObserver(Observer):
                      target: np.ndarray) -> None:
         """The most recent public events, newest first: kind, actor, the cards shown face
         up to everyone, the meld involved; which are new since the observer's previous
-        decision (``events[first_new:]``). The event pieces end the layout."""
+        decision (``events[first_new:]``). Copied from the rows every seat shares
+        (``_EventRows``), the actor turned seat-relative."""
         config = self.config
         capacity, n = config.recent_events, config.num_players
         if capacity == 0:
             return
-        target[at["event_kind"]:] = 0
-        out = memoryview(target)
-        kind_at, actor_at, cards_at, meld_at = at["event_kind"], at["event_actor"], at["event_cards"], at["event_meld"]
-        num_kinds = len(self.shown_event_kinds)
-        events = state.events
-        codes = self._event_codes
-        oldest = first_new if config.memory == "none" else 0  # "none": only the new ones
-        row = new = 0
-        for index in range(len(events) - 1, oldest - 1, -1):
-            event = events[index]
-            code = codes.get(id(event))
-            if code is None or code[0] is not event:
-                code = self._encode_event(event)
-            _, kind, face, meld = code
-            if kind is None:
-                continue
-            if index >= first_new:
-                new += 1  # counted even when it does not fit
-            elif row == capacity:
-                break
-            if row == capacity:
-                continue
-            out[kind_at + row * num_kinds + kind] = 1
-            if event.player >= 0:
-                out[actor_at + row * n + (event.player - observer) % n] = 1
-            for t, value in face:
-                out[cards_at + row * NUM_MELD_TYPES + t] = value
-            if meld is not None:
-                out[meld_at + row * MAX_MELDS + meld] = 1
-            row += 1
+        rows = self._event_rows
+        rows.update(state.events)
+        kind_index = self.kind_index
+        new = sum(1 for event in state.events[first_new:] if event.kind in kind_index)
+        shown = min(rows.count, capacity if config.memory == "perfect" else new)  # "none": only the new ones
+        if shown < capacity:
+            target[at["event_kind"]:] = 0
+        else:
+            target[at["event_new"]:] = 0
+        first = rows.first
+        for name, array, width in (("event_kind", rows.kinds, rows.num_kinds), ("event_cards", rows.cards, NUM_MELD_TYPES),
+                                   ("event_meld", rows.melds, MAX_MELDS)):
+            start = at[name]
+            target[start: start + shown * width] = array[first * width: (first + shown) * width]
+        start = at["event_actor"]
+        relative = target[start: start + shown * n].reshape(shown, n)
+        absolute = rows.actors[first: first + shown]
+        relative[:, : n - observer] = absolute[:, observer:]
+        relative[:, n - observer:] = absolute[:, :observer]
         target[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
         if new > capacity:
-            out[at["events_dropped"]] = 1
+            target[at["events_dropped"]] = 1
 
-    def _encode_event(self, event) -> tuple:
-        """``(event, kind index or None, ((type, cards of it face up / copies), …), meld
-        or None)``, kept for reuse: events never change, and every copy of a game shares
-        the events of their common history."""
-        kind = self.kind_index.get(event.kind)
-        counts: dict[int, int] = {}
-        for card_type in event.face_up_types:
-            t = min(card_type, JOKER)
-            counts[t] = counts.get(t, 0) + 1
-        face = tuple((t, k * self._weight[t]) for t, k in counts.items())
-        meld = event.places[0][1] if event.kind in ("put down", "add") else None
-        code = (event, kind, face, meld)
-        if len(self._event_codes) >= MAX_CACHED_EVENTS:
-            self._event_codes.clear()
-        self._event_codes[id(event)] = code
-        return code
+
+class _EventRows:
+    """The encoded rows of the latest shown events of one history (a game's event log
+    and its copies'), shared by every seat: kind, actor (absolute seat), cards face up,
+    meld. Rows are kept newest first from ``first`` on, ``count`` of them (at most
+    ``recent_events``); new events are written upwards, so what a seat copies is one
+    contiguous slice of each array. Extended as events arrive while the log it was built
+    from is a prefix of the one given (events never change once logged), else rebuilt."""
+
+    def __init__(self, observer: CarteObserver):
+        config = observer.config
+        self.capacity = config.recent_events
+        self.kind_index = observer.kind_index
+        self.weight = observer._weight
+        self.num_kinds = len(observer.shown_event_kinds)
+        size = 4 * self.capacity
+        self.kinds = np.zeros(size * self.num_kinds, np.float32)
+        self.actors = np.zeros((size, config.num_players), np.float32)
+        self.cards = np.zeros(size * NUM_MELD_TYPES, np.float32)
+        self.melds = np.zeros(size * MAX_MELDS, np.float32)
+        self.first = size
+        self.count = 0
+        self.length = 0  # events of the log seen
+        self.last = None  # the last of them
+
+    def update(self, events: list) -> None:
+        kind_index, capacity = self.kind_index, self.capacity
+        if self.length <= len(events) and (self.length == 0 or events[self.length - 1] is self.last):
+            fresh = [event for event in events[self.length:] if event.kind in kind_index]
+        else:
+            for array in (self.kinds, self.actors, self.cards, self.melds):
+                array[:] = 0
+            self.first, self.count = len(self.actors), 0
+            fresh = []
+            for event in reversed(events):
+                if event.kind in kind_index:
+                    fresh.append(event)
+                    if len(fresh) == capacity:
+                        break
+            fresh.reverse()
+        fresh = fresh[-capacity:]
+        if fresh and self.first < len(fresh):  # no room above: keep the newest rows, at the bottom
+            keep = min(self.count, capacity - len(fresh))
+            size, first = len(self.actors), self.first
+            for array, width in ((self.kinds, self.num_kinds), (self.cards, NUM_MELD_TYPES), (self.melds, MAX_MELDS)):
+                array[(size - keep) * width:] = array[first * width: (first + keep) * width]
+                array[: (size - keep) * width] = 0
+            self.actors[size - keep:] = self.actors[first: first + keep]
+            self.actors[: size - keep] = 0
+            self.first, self.count = size - keep, keep
+        kinds, cards, melds = memoryview(self.kinds), memoryview(self.cards), memoryview(self.melds)
+        actors = self.actors
+        weight = self.weight
+        for event in fresh:  # oldest first, each above the previous
+            row = self.first = self.first - 1
+            kinds[row * self.num_kinds + kind_index[event.kind]] = 1
+            if event.player >= 0:
+                actors[row, event.player] = 1
+            for card_type in event.face_up_types:
+                t = min(card_type, JOKER)
+                cards[row * NUM_MELD_TYPES + t] += weight[t]
+            if event.kind in ("put down", "add"):
+                melds[row * MAX_MELDS + event.places[0][1]] = 1
+        self.count = min(self.count + len(fresh), capacity)
+        self.length = len(events)
+        self.last = events[-1] if events else None
 
 
 class _SeatTail:
     """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
 
-    __slots__ = ("block", "melds_key", "piles_version", "piles_key", "events_version", "first_new")
+    __slots__ = ("block", "melds_key", "piles_version", "piles_key", "events_version", "first_new",
+                 "pile_types", "pile_cards", "pile_flags", "pile_counts")
 
     def __init__(self, block: np.ndarray):
         self.block = block
         self.melds_key = self.piles_version = self.piles_key = self.events_version = self.first_new = None
+        self.pile_types = None  # the state's card_meld_types the pile entries were written with
+        self.pile_cards: list[int] = []  # the pile then
+        self.pile_flags: list[bool] = []  # whether each of its cards was shown (counted)
+        self.pile_counts: list[int] = []  # cards counted per type
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:
