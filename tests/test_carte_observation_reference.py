@@ -256,8 +256,9 @@ def test_the_reference_catches_a_wrong_fast_path(monkeypatch):
     def without_new_actors(self, events):
         length = self.length
         original(self, events)
-        if length and self.first < len(self.actors):
-            self.actors[self.first] = 0
+        if length and self.count:
+            for actors in self.actors:
+                actors[self.first * self.num_players: (self.first + 1) * self.num_players] = 0
 
     monkeypatch.setattr(_EventRows, "update", without_new_actors)
     with pytest.raises(AssertionError, match="event_actor"):

@@ -398,14 +398,9 @@ class CarteObserver(Observer):
             target[at["event_new"]:] = 0
         first = rows.first
         for name, array, width in (("event_kind", rows.kinds, rows.num_kinds), ("event_cards", rows.cards, NUM_MELD_TYPES),
-                                   ("event_meld", rows.melds, MAX_MELDS)):
+                                   ("event_meld", rows.melds, MAX_MELDS), ("event_actor", rows.actors[observer], n)):
             start = at[name]
             target[start: start + shown * width] = array[first * width: (first + shown) * width]
-        start = at["event_actor"]
-        relative = target[start: start + shown * n].reshape(shown, n)
-        absolute = rows.actors[first: first + shown]
-        relative[:, : n - observer] = absolute[:, observer:]
-        relative[:, n - observer:] = absolute[:, :observer]
         target[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
         if new > capacity:
             target[at["events_dropped"]] = 1
@@ -413,8 +408,8 @@ class CarteObserver(Observer):
 
 class _EventRows:
     """The encoded rows of the latest shown events of one history (a game's event log
-    and its copies'), shared by every seat: kind, actor (absolute seat), cards face up,
-    meld. Rows are kept newest first from ``first`` on, ``count`` of them (at most
+    and its copies'), shared by every seat: kind, actor (one array per observer, seats
+    relative to it), cards face up, meld. Rows are kept newest first from ``first`` on, ``count`` of them (at most
     ``recent_events``); new events are written upwards, so what a seat copies is one
     contiguous slice of each array. Extended as events arrive while the log it was built
     from is a prefix of the one given (events never change once logged), else rebuilt."""
@@ -427,7 +422,8 @@ class _EventRows:
         self.num_kinds = len(observer.shown_event_kinds)
         size = 4 * self.capacity
         self.kinds = np.zeros(size * self.num_kinds, np.float32)
-        self.actors = np.zeros((size, config.num_players), np.float32)
+        self.num_players = n = config.num_players
+        self.actors = [np.zeros(size * n, np.float32) for _ in range(n)]
         self.cards = np.zeros(size * NUM_MELD_TYPES, np.float32)
         self.melds = np.zeros(size * MAX_MELDS, np.float32)
         self.first = size
@@ -437,12 +433,15 @@ class _EventRows:
 
     def update(self, events: list) -> None:
         kind_index, capacity = self.kind_index, self.capacity
+        n, size = self.num_players, len(self.kinds) // self.num_kinds
+        arrays = ((self.kinds, self.num_kinds), (self.cards, NUM_MELD_TYPES), (self.melds, MAX_MELDS),
+                  *((actors, n) for actors in self.actors))
         if self.length <= len(events) and (self.length == 0 or events[self.length - 1] is self.last):
             fresh = [event for event in events[self.length:] if event.kind in kind_index]
         else:
-            for array in (self.kinds, self.actors, self.cards, self.melds):
+            for array, _ in arrays:
                 array[:] = 0
-            self.first, self.count = len(self.actors), 0
+            self.first, self.count = size, 0
             fresh = []
             for event in reversed(events):
                 if event.kind in kind_index:
@@ -452,22 +451,20 @@ class _EventRows:
             fresh.reverse()
         fresh = fresh[-capacity:]
         if fresh and self.first < len(fresh):  # no room above: keep the newest rows, at the bottom
-            keep = min(self.count, capacity - len(fresh))
-            size, first = len(self.actors), self.first
-            for array, width in ((self.kinds, self.num_kinds), (self.cards, NUM_MELD_TYPES), (self.melds, MAX_MELDS)):
+            keep, first = min(self.count, capacity - len(fresh)), self.first
+            for array, width in arrays:
                 array[(size - keep) * width:] = array[first * width: (first + keep) * width]
                 array[: (size - keep) * width] = 0
-            self.actors[size - keep:] = self.actors[first: first + keep]
-            self.actors[: size - keep] = 0
             self.first, self.count = size - keep, keep
         kinds, cards, melds = memoryview(self.kinds), memoryview(self.cards), memoryview(self.melds)
-        actors = self.actors
+        actors = [memoryview(array) for array in self.actors]
         weight = self.weight
         for event in fresh:  # oldest first, each above the previous
             row = self.first = self.first - 1
             kinds[row * self.num_kinds + kind_index[event.kind]] = 1
             if event.player >= 0:
-                actors[row, event.player] = 1
+                for observer in range(n):
+                    actors[observer][row * n + (event.player - observer) % n] = 1
             for card_type in event.face_up_types:
                 t = min(card_type, JOKER)
                 cards[row * NUM_MELD_TYPES + t] += weight[t]

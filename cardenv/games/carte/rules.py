@@ -123,6 +123,11 @@ def build_action_table() -> ActionTable:
     return table
 
 
+_FIRST = {kind: build_action_table().first(kind) for kind in (
+    "draw_stock", "draw_pile", "select", "put_down", "add_to", "discard", "carte", "catch", "pass")}
+"""The first action id of each kind (the table is the same for every configuration)."""
+
+
 class Meld:
     """A meld on the table (public): a set of rank ``key`` or a run of suit ``key`` over
     positions ``low`` … ``high`` (0 = 2 … 12 = A). Its cards are ``table.melds[index]``;
@@ -391,40 +396,42 @@ class CarteState(RoundGameState):
 
     # --- legal actions -------------------------------------------------------------
     def _fill_legal_mask(self, mask: np.ndarray) -> None:
-        at = self.action_table
+        # Entry by entry through a memoryview: cheaper than numpy for a dozen entries.
+        legal = memoryview(mask)
         p = self.current_player
         phase = self.phase
         if phase == Phase.DRAW:
-            mask[at.first("draw_stock")] = bool(self.table.draw_pile)
+            legal[_FIRST["draw_stock"]] = bool(self.table.draw_pile)
             # R-07: with an empty hand (a scenario's) the pile card would be the only card,
             # with nothing to discard.
-            mask[at.first("draw_pile")] = bool(self.table.discard_pile) and bool(self.table.hands[p])
+            legal[_FIRST["draw_pile"]] = bool(self.table.discard_pile) and bool(self.table.hands[p])
         elif phase == Phase.CATCH:
-            mask[at.first("catch")] = 1
-            mask[at.first("pass")] = 1
+            legal[_FIRST["catch"]] = 1
+            legal[_FIRST["pass"]] = 1
         elif phase == Phase.PLAY:
-            self._fill_play_mask(mask, p)
+            for action in self._play_actions(p):
+                legal[action] = 1
 
-    def _fill_play_mask(self, mask: np.ndarray, p: int) -> None:
-        at = self.action_table
+    def _play_actions(self, p: int) -> list[int]:
+        """The legal actions of ``p`` in the play phase."""
         hand = self.hand_type_counts[p].copy()  # changed and restored below
         pile_type = self._pile_type_in_hand(p)
         hand_size = len(self.table.hands[p])
-        legal: list[int] = []  # written into the mask at once
+        legal: list[int] = []
         allowed = None
         if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1:
             # R-07 vetoes one meld only: the whole hand but the pile card, and only if
             # that is a valid meld (else no completion or put-down can be it).
-            rest = [t for t in range(NUM_MELD_TYPES) if t != pile_type for _ in range(hand[t])]
+            rest = [self.card_meld_types[card] for card in self.table.hands[p] if card != self.pile_card]
             if classify(rest) is not None:
                 allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
         selection = self.selection.tolist()
         selected = sum(selection)
-        select_first = at.first("select")
+        select_first = _FIRST["select"]
         if selected == 0:
             addable = self.accepted_types_now() if self.started[p] else ()
             alone = [0] * NUM_MELD_TYPES
-            discard_first = at.first("discard")
+            discard_first = _FIRST["discard"]
             for t in sorted(set(map(self.card_meld_types.__getitem__, self.table.hands[p]))):
                 # R-06/R-12: a started player may add a card some meld takes (unless that
                 # leaves the pile card alone, R-07).
@@ -442,9 +449,8 @@ class CarteState(RoundGameState):
                 if hand[t] > (t == pile_type):  # R-07
                     legal.append(discard_first + t)
             if hand_size == 2 and not self.said_carte[p]:  # R-13
-                legal.append(at.first("carte"))
-            mask[legal] = 1
-            return
+                legal.append(_FIRST["carte"])
+            return legal
         last = max(t for t in range(NUM_MELD_TYPES) if selection[t])
         rest = [h - c for h, c in zip(hand, selection)]
         first_real = next((t for t in range(JOKER) if selection[t]), JOKER)
@@ -461,13 +467,13 @@ class CarteState(RoundGameState):
         permitted = allowed(selection) if allowed is not None else not (
             pile_type >= 0 and hand_size == selected + 1 and not selection[pile_type])
         if permitted and classify(_types_of(selection)) is not None:
-            legal.append(at.first("put_down"))
+            legal.append(_FIRST["put_down"])
         if selected == 1 and self.started[p] and permitted:
-            first = at.first("add_to")
+            first = _FIRST["add_to"]
             for m in range(len(self.melds)):
                 if self._accepts(m, last) is not None:
                     legal.append(first + m)
-        mask[legal] = 1
+        return legal
 
     def accepted_types_now(self) -> set[int] | tuple:
         """The meld types some meld on the table takes now (R-12); kept until the melds
