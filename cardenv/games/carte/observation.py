@@ -57,13 +57,16 @@ class CarteObserver(Observer):
         self._starts = {omniscient: {name: piece.start for name, piece in layout.pieces.items()}
                         for omniscient, layout in ((False, self.layout), (True, self.state_layout))}
         self._weight = (1.0 / self.copies).tolist()
-        self._weight_array = 1.0 / self.copies.astype(np.float64)
         self._type_code = [(t + 1) / NUM_MELD_TYPES for t in range(NUM_MELD_TYPES)]  # the *_order pieces
         self._tail_start = self.layout.pieces["meld_present"].start
         # Tail pieces' offsets within a seat's tail.
         self._tail_at = {name: start - self._tail_start for name, start in self._starts[False].items()
                          if start >= self._tail_start}
         self.size = self.layout.size
+        # Where _EventRows' arrays go in a tail, and their row widths.
+        self._event_starts = tuple(self._tail_at[name] for name in ("event_kind", "event_cards", "event_meld",
+                                                                     "event_actor"))
+        self._event_widths = (len(self.shown_event_kinds), NUM_MELD_TYPES, MAX_MELDS, self.config.num_players)
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -293,7 +296,7 @@ class CarteObserver(Observer):
         out = memoryview(target)
         pile = table.discard_pile
         # What each pile card shows: the top card lies face up now; the others are memory.
-        flags = [True] * len(pile) if shown is None else [shown[card] for card in pile]
+        flags = [True] * len(pile) if shown is None else list(map(shown.__getitem__, pile))
         if pile:
             flags[-1] = True
         order, counts_at, top_at = at["pile_order"], at["pile_counts"], at["top_of_pile"]
@@ -397,9 +400,8 @@ class CarteObserver(Observer):
         else:
             target[at["event_new"]:] = 0
         first = rows.first
-        for name, array, width in (("event_kind", rows.kinds, rows.num_kinds), ("event_cards", rows.cards, NUM_MELD_TYPES),
-                                   ("event_meld", rows.melds, MAX_MELDS), ("event_actor", rows.actors[observer], n)):
-            start = at[name]
+        for start, array, width in zip(self._event_starts, (rows.kinds, rows.cards, rows.melds, rows.actors[observer]),
+                                       self._event_widths):
             target[start: start + shown * width] = array[first * width: (first + shown) * width]
         target[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
         if new > capacity:
@@ -426,22 +428,25 @@ class _EventRows:
         self.actors = [np.zeros(size * n, np.float32) for _ in range(n)]
         self.cards = np.zeros(size * NUM_MELD_TYPES, np.float32)
         self.melds = np.zeros(size * MAX_MELDS, np.float32)
+        # Writable views for entry-by-entry writes (the arrays are only ever changed in place).
+        self.kind_view, self.card_view, self.meld_view = (memoryview(a) for a in (self.kinds, self.cards, self.melds))
+        # Per acting seat: (view of an observer's actor array, column of the seat there).
+        views = [memoryview(actors) for actors in self.actors]
+        self.actor_slots = [tuple((views[o], (p - o) % n) for o in range(n)) for p in range(n)]
         self.first = size
         self.count = 0
         self.length = 0  # events of the log seen
         self.last = None  # the last of them
 
     def update(self, events: list) -> None:
+        length = self.length
+        if length == len(events) and (length == 0 or events[-1] is self.last):
+            return  # nothing new
         kind_index, capacity = self.kind_index, self.capacity
-        n, size = self.num_players, len(self.kinds) // self.num_kinds
-        arrays = ((self.kinds, self.num_kinds), (self.cards, NUM_MELD_TYPES), (self.melds, MAX_MELDS),
-                  *((actors, n) for actors in self.actors))
-        if self.length <= len(events) and (self.length == 0 or events[self.length - 1] is self.last):
-            fresh = [event for event in events[self.length:] if event.kind in kind_index]
+        if length <= len(events) and (length == 0 or events[length - 1] is self.last):
+            fresh = [event for event in events[length:] if event.kind in kind_index][-capacity:]
         else:
-            for array, _ in arrays:
-                array[:] = 0
-            self.first, self.count = size, 0
+            self._keep_newest(0)
             fresh = []
             for event in reversed(events):
                 if event.kind in kind_index:
@@ -449,22 +454,16 @@ class _EventRows:
                     if len(fresh) == capacity:
                         break
             fresh.reverse()
-        fresh = fresh[-capacity:]
-        if fresh and self.first < len(fresh):  # no room above: keep the newest rows, at the bottom
-            keep, first = min(self.count, capacity - len(fresh)), self.first
-            for array, width in arrays:
-                array[(size - keep) * width:] = array[first * width: (first + keep) * width]
-                array[: (size - keep) * width] = 0
-            self.first, self.count = size - keep, keep
-        kinds, cards, melds = memoryview(self.kinds), memoryview(self.cards), memoryview(self.melds)
-        actors = [memoryview(array) for array in self.actors]
-        weight = self.weight
+        if fresh and self.first < len(fresh):  # no room above
+            self._keep_newest(min(self.count, capacity - len(fresh)))
+        n, num_kinds, weight = self.num_players, self.num_kinds, self.weight
+        kinds, cards, melds, actor_slots = self.kind_view, self.card_view, self.meld_view, self.actor_slots
         for event in fresh:  # oldest first, each above the previous
             row = self.first = self.first - 1
-            kinds[row * self.num_kinds + kind_index[event.kind]] = 1
+            kinds[row * num_kinds + kind_index[event.kind]] = 1
             if event.player >= 0:
-                for observer in range(n):
-                    actors[observer][row * n + (event.player - observer) % n] = 1
+                for actors, column in actor_slots[event.player]:
+                    actors[row * n + column] = 1
             for card_type in event.face_up_types:
                 t = min(card_type, JOKER)
                 cards[row * NUM_MELD_TYPES + t] += weight[t]
@@ -473,6 +472,15 @@ class _EventRows:
         self.count = min(self.count + len(fresh), capacity)
         self.length = len(events)
         self.last = events[-1] if events else None
+
+    def _keep_newest(self, keep: int) -> None:
+        """Move the ``keep`` newest rows to the bottom and clear every row above them."""
+        size, first, n = len(self.kinds) // self.num_kinds, self.first, self.num_players
+        for array, width in ((self.kinds, self.num_kinds), (self.cards, NUM_MELD_TYPES), (self.melds, MAX_MELDS),
+                             *((actors, n) for actors in self.actors)):
+            array[(size - keep) * width:] = array[first * width: (first + keep) * width]
+            array[: (size - keep) * width] = 0
+        self.first, self.count = size - keep, keep
 
 
 class _SeatTail:
