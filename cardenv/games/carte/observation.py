@@ -250,7 +250,7 @@ class CarteObserver(Observer):
                     out[hands_at + base + t] = counts[t] * weight[t]
                     if public[card]:
                         out[known_at + base + t] += weight[t]
-            else:
+            elif any(map(shown.__getitem__, hand)):
                 for card in hand:
                     if shown[card]:
                         t = types[card]
