@@ -156,10 +156,11 @@ class CarteObserver(Observer):
 
     # --- filling -----------------------------------------------------------------------
     # An observation is two blocks. The head (``phase`` … ``window_decided``) changes with
-    # nearly every decision and is small: it is gathered as flat index -> value and
-    # written with one fancy write (per-piece numpy writes would cost more). The tail
-    # (``meld_present`` on: melds, piles, events) is large and changes only with public
-    # events: each seat keeps its own tail and rewrites only the parts whose key changed.
+    # nearly every decision and is small: it is written entry by entry through a
+    # memoryview (numpy's per-call cost would exceed the work). The tail (``meld_present``
+    # on: melds, piles, events) is large and changes only with public events: each seat
+    # keeps its own tail and rewrites only the parts whose key changed. The engine keeps
+    # the per-card lists read here (meld types, hand counts, cards known to all).
     def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
         """Write ``observer``'s view of ``state`` into ``out`` (or a new array)."""
         buffer = self._buffer if out is None else out
