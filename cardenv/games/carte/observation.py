@@ -67,6 +67,9 @@ class CarteObserver(Observer):
         self._event_starts = tuple(self._tail_at[name] for name in ("event_kind", "event_cards", "event_meld",
                                                                      "event_actor"))
         self._event_widths = (len(self.shown_event_kinds), NUM_MELD_TYPES, MAX_MELDS, self.config.num_players)
+        # event_new and events_dropped (the layout's end) for k new events, k = 0 … recent_events + 1 (more).
+        capacity = self.config.recent_events
+        self._new_marks = np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32)
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -336,8 +339,12 @@ class CarteObserver(Observer):
         if tail is not None:
             tail.pile_types, tail.pile_cards, tail.pile_flags, tail.pile_counts = types, pile.copy(), flags, counts
         stock = table.draw_pile
-        target[at["stock_order"]: at["stock_order"] + DECK_SIZE] = 0
+        if tail is not None and tail.stock_written:
+            target[at["stock_order"]: at["stock_order"] + DECK_SIZE] = 0
+            tail.stock_written = False
         if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
+            if tail is not None:
+                tail.stock_written = True
             order = at["stock_order"] + len(stock) - 1  # top first
             for i, card in enumerate(stock):
                 if shown is None or shown[card]:
@@ -397,16 +404,12 @@ class CarteObserver(Observer):
         new = sum(1 for event in state.events[first_new:] if event.kind in kind_index)
         shown = min(rows.count, capacity if config.memory == "perfect" else new)  # "none": only the new ones
         if shown < capacity:
-            target[at["event_kind"]:] = 0
-        else:
-            target[at["event_new"]:] = 0
+            target[at["event_kind"]: at["event_new"]] = 0
         first = rows.first
         for start, array, width in zip(self._event_starts, (rows.kinds, rows.cards, rows.melds, rows.actors[observer]),
                                        self._event_widths):
             target[start: start + shown * width] = array[first * width: (first + shown) * width]
-        target[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
-        if new > capacity:
-            target[at["events_dropped"]] = 1
+        target[at["event_new"]:] = self._new_marks[min(new, capacity + 1)]  # event_new, events_dropped
 
 
 class _EventRows:
@@ -488,7 +491,7 @@ class _SeatTail:
     """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
 
     __slots__ = ("block", "melds_key", "piles_version", "piles_key", "events_version", "first_new",
-                 "pile_types", "pile_cards", "pile_flags", "pile_counts")
+                 "pile_types", "pile_cards", "pile_flags", "pile_counts", "stock_written")
 
     def __init__(self, block: np.ndarray):
         self.block = block
@@ -497,6 +500,7 @@ class _SeatTail:
         self.pile_cards: list[int] = []  # the pile then
         self.pile_flags: list[bool] = []  # whether each of its cards was shown (counted)
         self.pile_counts: list[int] = []  # cards counted per type
+        self.stock_written = False  # whether stock_order may hold entries
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:
