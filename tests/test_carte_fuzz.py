@@ -125,7 +125,7 @@ def check_derived_lists(state: CarteState) -> None:
     for p, hand in enumerate(table.hands):
         counts = Counter(min(int(table.card_types[c]), JOKER) for c in hand)
         assert state.hand_type_counts[p] == [counts[t] for t in range(JOKER + 1)], p
-    assert state.card_public == [bool(table.knowledge.known[:, c].all()) for c in range(table.num_cards)]
+    assert state.card_public == table.knowledge.known.all(axis=0).tolist()
 
 
 def check_step(state: CarteState, rng: np.random.Generator, brute_force_every: float) -> bool:
