@@ -198,7 +198,7 @@ def assert_matches(state: CarteState, observer: int | None, observer_object: Car
                                  f"reference {expected[tuple(np.array(where).T)]}")
 
 
-CONFIGS = [dict(num_players=n, memory=memory) for n in (2, 4, 6) for memory in ("perfect", "none")]
+CONFIGS = [{"num_players": n, "memory": memory} for n in (2, 4, 6) for memory in ("perfect", "none")]
 
 
 def compare_along_random_games(config_options: dict, states: int, seed: int) -> int:
@@ -262,4 +262,4 @@ def test_the_reference_catches_a_wrong_fast_path(monkeypatch):
 
     monkeypatch.setattr(_EventRows, "update", without_new_actors)
     with pytest.raises(AssertionError, match="event_actor"):
-        compare_along_random_games(dict(num_players=3, memory="perfect"), 300, seed=0)
+        compare_along_random_games({"num_players": 3, "memory": "perfect"}, 300, seed=0)

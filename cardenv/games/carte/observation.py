@@ -393,9 +393,9 @@ class CarteObserver(Observer):
         """The most recent public events, newest first: kind, actor, the cards shown face
         up to everyone, the meld involved; which are new since the observer's previous
         decision (``events[first_new:]``). Copied from the rows every seat shares
-        (``_EventRows``), the actor turned seat-relative."""
+        (``_EventRows``), the actor seat-relative."""
         config = self.config
-        capacity, n = config.recent_events, config.num_players
+        capacity = config.recent_events
         if capacity == 0:
             return
         rows = self._event_rows
@@ -490,8 +490,8 @@ class _EventRows:
 class _SeatTail:
     """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
 
-    __slots__ = ("block", "melds_key", "piles_version", "piles_key", "events_version", "first_new",
-                 "pile_types", "pile_cards", "pile_flags", "pile_counts", "stock_written")
+    __slots__ = ("block", "events_version", "first_new", "melds_key", "pile_cards", "pile_counts", "pile_flags",
+                 "pile_types", "piles_key", "piles_version", "stock_written")
 
     def __init__(self, block: np.ndarray):
         self.block = block

@@ -155,7 +155,6 @@ class CarteState(RoundGameState):
     def __init__(self, config: CarteConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table()
         super().__init__(config, double_deck_with_jokers(), rng)
-        self._index_cards()
         self.scores = [config.starting_score] * self.num_players
         self.out_in_round: list[int | None] = [None] * self.num_players
         self.dealer = 0
@@ -176,7 +175,7 @@ class CarteState(RoundGameState):
         self.window: ReactionWindow | None = None
         self.offender: int | None = None
         self.turns_completed = 0
-        self._accepted = (None, ())  # (melds_version, accepted_types_now()) of the last call
+        self._accepted: tuple[object, set[int]] = (None, set())  # (melds_version, accepted_types_now()) last built
 
     def _index_cards(self) -> None:
         """Derive what the mask and the observer read on every step from the table:
@@ -475,7 +474,7 @@ class CarteState(RoundGameState):
                     legal.append(first + m)
         return legal
 
-    def accepted_types_now(self) -> set[int] | tuple:
+    def accepted_types_now(self) -> set[int]:
         """The meld types some meld on the table takes now (R-12); kept until the melds
         change (a new ``melds_version``). Read it, never change it."""
         version, taken = self._accepted
