@@ -236,29 +236,42 @@ class CarteObserver(Observer):
             pile_type = state._pile_type_in_hand(turn)
             if pile_type >= 0:
                 out[at["pile_card"] + pile_type] = 1
-        # Hands: a seat's count per type (every seat in the global state, else the
+        # Per seat: the hand's count per type (every seat in the global state, else the
         # observer's own), and the cards known: the global state's rows and the
         # observation's row 0, those every player knows; other rows, those shown to the
-        # observer.
+        # observer; then the seat's facts.
         hands_at = at["hands"] if observer is None else at["hand"]
         known_at = at["known_cards"] if observer is not None else at["known_to_all"]
-        public = state.card_public
+        in_game, scores, sizes = at["in_game"], at["scores"], at["hand_size"]
+        started, said = at["started"], at["said_carte"]
+        public, start = state.card_public, config.starting_score
+        eliminated, totals, has_started, said_carte = state.eliminated, state.scores, state.started, state.said_carte
         for r in range(n):
             p = r if observer is None else (observer + r) % n
             hand = table.hands[p]
-            base = r * NUM_MELD_TYPES
-            if observer is None or r == 0:
-                counts = state.hand_type_counts[p]
-                for card in hand:
-                    t = types[card]
-                    out[hands_at + base + t] = counts[t] * weight[t]
-                    if public[card]:
-                        out[known_at + base + t] += weight[t]
-            elif any(map(shown.__getitem__, hand)):
-                for card in hand:
-                    if shown[card]:
+            if hand:
+                base = r * NUM_MELD_TYPES
+                if observer is None or r == 0:
+                    counts = state.hand_type_counts[p]
+                    for card in hand:
                         t = types[card]
-                        out[known_at + base + t] += weight[t]
+                        out[hands_at + base + t] = counts[t] * weight[t]
+                        if public[card]:
+                            out[known_at + base + t] += weight[t]
+                elif any(map(shown.__getitem__, hand)):
+                    for card in hand:
+                        if shown[card]:
+                            t = types[card]
+                            out[known_at + base + t] += weight[t]
+                out[sizes + r] = len(hand) / DECK_SIZE
+            if not eliminated[p]:
+                out[in_game + r] = 1
+            if totals[p] > 0:
+                out[scores + r] = totals[p] / start
+            if has_started[p]:
+                out[started + r] = 1
+            if said_carte[p]:
+                out[said + r] = 1
         out[at["turns_in_round"]] = state.turns_completed / config.max_turns_per_round
         window = state.window
         if window is not None:
@@ -272,20 +285,6 @@ class CarteObserver(Observer):
                         out[at["window_catches"] + decider] = 1
             elif window.has_decided(observer):
                 out[at["window_decided"]] = 1
-        start = config.starting_score
-        in_game, scores, sizes = at["in_game"], at["scores"], at["hand_size"]
-        started, said = at["started"], at["said_carte"]
-        for r in range(n):
-            p = r if observer is None else (observer + r) % n
-            if not state.eliminated[p]:
-                out[in_game + r] = 1
-            if state.scores[p] > 0:
-                out[scores + r] = state.scores[p] / start
-            out[sizes + r] = len(table.hands[p]) / DECK_SIZE
-            if state.started[p]:
-                out[started + r] = 1
-            if state.said_carte[p]:
-                out[said + r] = 1
 
     def _fill_piles(self, state: CarteState, shown: list[bool] | None, at: dict[str, int],
                     target: np.ndarray, tail: _SeatTail | None = None) -> None:
