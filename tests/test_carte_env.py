@@ -245,14 +245,15 @@ def test_the_pair_check_finds_no_leak_in_carte():
 
 
 def test_planted_leak_next_stock_card_is_caught(monkeypatch):
-    original = CarteObserver._fill
+    original = CarteObserver.observe
 
-    def with_next_card(self, state, observer, buffer, with_tail):
-        original(self, state, observer, buffer, with_tail)
-        if observer is not None and state.table.draw_pile:
+    def with_next_card(self, state, observer, out=None):
+        buffer = original(self, state, observer, out)
+        if state.table.draw_pile:
             buffer[self._starts[False]["stock_size"]] += int(state.table.card_types[state.table.draw_pile[-1]]) / 1000
+        return buffer
 
-    monkeypatch.setattr(CarteObserver, "_fill", with_next_card)
+    monkeypatch.setattr(CarteObserver, "observe", with_next_card)
     with pytest.raises(AssertionError, match="LEAK"):
         carte_pairs()
 
@@ -272,15 +273,16 @@ def test_planted_leak_stock_draw_seen_by_everyone_is_caught(monkeypatch):
 
 def test_planted_leak_pending_catch_decision_is_caught(monkeypatch):
     """R-14: a decision shown before the window closes is a leak."""
-    original = CarteObserver._fill
+    original = CarteObserver.observe
 
-    def showing_catches(self, state, observer, buffer, with_tail):
-        original(self, state, observer, buffer, with_tail)
+    def showing_catches(self, state, observer, out=None):
+        buffer = original(self, state, observer, out)
         window = state.window
-        if observer is not None and window is not None and window.attempts():
+        if window is not None and window.attempts():
             buffer[self._starts[False]["catch_window"]] = 0.5
+        return buffer
 
-    monkeypatch.setattr(CarteObserver, "_fill", showing_catches)
+    monkeypatch.setattr(CarteObserver, "observe", showing_catches)
     with pytest.raises(AssertionError, match="decision pair"):
         carte_pairs()
 

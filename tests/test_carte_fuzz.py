@@ -1,6 +1,7 @@
 """Random-play fuzzing of carte_v0 with invariants after every step: every one of the 108
 cards in exactly one place, every meld on the table valid with its jokers where R-11 put
-them, the player to act has a legal action, scores follow the hands; and, on small
+them, the player to act has a legal action, scores follow the hands, the lists the engine
+keeps move by move (hand counts, cards known to all) equal a fresh derivation; and, on small
 hands, the mask equals a brute-force reading of the rules (every sub-multiset of the
 hand tried), so every selection can be completed and nothing legal is missing.
 
@@ -115,10 +116,23 @@ def brute_force_play_mask(state: CarteState) -> set[str] | None:
     return names
 
 
+def check_derived_lists(state: CarteState) -> None:
+    """What the engine keeps up to date move by move equals what it is derived from: each
+    card's meld type, each hand's count per type, and whether every player knows a card
+    (the knowledge table's column)."""
+    table = state.table
+    assert state.card_meld_types == [min(int(t), JOKER) for t in table.card_types]
+    for p, hand in enumerate(table.hands):
+        counts = Counter(min(int(table.card_types[c]), JOKER) for c in hand)
+        assert state.hand_type_counts[p] == [counts[t] for t in range(JOKER + 1)], p
+    assert state.card_public == table.knowledge.known.all(axis=0).tolist()
+
+
 def check_step(state: CarteState, rng: np.random.Generator, brute_force_every: float) -> bool:
     """The invariants; returns whether the mask was compared with the brute force."""
     check_invariants(state)
     check_melds(state)
+    check_derived_lists(state)
     if not state.is_terminal and state.phase == Phase.PLAY and rng.random() < brute_force_every:
         expected = brute_force_play_mask(state)
         if expected is not None:

@@ -191,7 +191,7 @@ def can_start_meld(hand: Sequence[int], t: int, rules: MeldRules = DEFAULT_RULES
         return False
     jokers = hand[JOKER]
     rank, suit = t >> 2, t & 3
-    same_rank = sum(hand[u] for u in range(t, rank * NUM_SUITS + NUM_SUITS))
+    same_rank = sum(hand[t: rank * NUM_SUITS + NUM_SUITS])
     if same_rank + jokers >= rules.set_min:
         return True
     # A run whose lowest-ordered real card is t: the other reals have higher types, i.e.
@@ -210,6 +210,8 @@ def can_start_meld(hand: Sequence[int], t: int, rules: MeldRules = DEFAULT_RULES
             count += 1
             if length - count <= jokers and count + jokers >= rules.run_min and length <= rules.run_max:
                 return True
+        elif length - count > jokers:
+            break  # the gaps to fill only grow from here
     return False
 
 

@@ -41,7 +41,7 @@ class CarteObserver(Observer):
     """Writes observations into a reused buffer; copies drop the buffer and the per-seat
     caches and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
-    scratch = ("_buffer", "_tail_cache", "_meld_cache", "_event_cache")
+    scratch = ("_buffer", "_tail", "_event_rows")
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -57,15 +57,25 @@ class CarteObserver(Observer):
         self._starts = {omniscient: {name: piece.start for name, piece in layout.pieces.items()}
                         for omniscient, layout in ((False, self.layout), (True, self.state_layout))}
         self._weight = (1.0 / self.copies).tolist()
+        self._type_code = [(t + 1) / NUM_MELD_TYPES for t in range(NUM_MELD_TYPES)]  # the *_order pieces
         self._tail_start = self.layout.pieces["meld_present"].start
+        # Tail pieces' offsets within a seat's tail.
+        self._tail_at = {name: start - self._tail_start for name, start in self._starts[False].items()
+                         if start >= self._tail_start}
         self.size = self.layout.size
+        # Where _EventRows' arrays go in a tail, and their row widths.
+        self._event_starts = tuple(self._tail_at[name] for name in ("event_kind", "event_cards", "event_meld",
+                                                                     "event_actor"))
+        self._event_widths = (len(self.shown_event_kinds), NUM_MELD_TYPES, MAX_MELDS, self.config.num_players)
+        # event_new and events_dropped (the layout's end) for k new events, k = 0 … recent_events + 1 (more).
+        capacity = self.config.recent_events
+        self._new_marks = np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32)
         self._make_buffers()
 
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
-        self._tail_cache: dict[int, tuple] = {}
-        self._meld_cache: dict[int, tuple] = {}
-        self._event_cache: dict[int, tuple] = {}
+        self._tail: dict[int, _SeatTail] = {}
+        self._event_rows = _EventRows(self)
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -148,163 +158,211 @@ class CarteObserver(Observer):
                    "1 if events since the observer's previous decision did not all fit in recent_events rows")
 
     # --- filling -----------------------------------------------------------------------
-    # Every piece is written through one dict of flat index -> value per call (one
-    # fancy write at the end): per-piece numpy writes would cost more than the rest.
+    # An observation is two blocks. The head (``phase`` … ``window_decided``) changes with
+    # nearly every decision and is small: it is written entry by entry through a
+    # memoryview (numpy's per-call cost would exceed the work). The tail (``meld_present``
+    # on: melds, piles, events) is large and changes only with public events: each seat
+    # keeps its own tail and rewrites only the parts whose key changed. The engine keeps
+    # the per-card lists read here (meld types, hand counts, cards known to all).
     def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Write ``observer``'s view of ``state`` into ``out`` (or a new array).
-
-        The pieces from ``meld_present`` on (melds, piles, events) change only when a
-        public event is logged, which gives the state a new ``public_version``; with
-        the observer's last decision (the memory model and the new-events marks depend
-        on it) that is the key of a per-seat cache of those pieces."""
+        """Write ``observer``'s view of ``state`` into ``out`` (or a new array)."""
         buffer = self._buffer if out is None else out
-        buffer[:] = 0
+        shown = state.table.knowledge.shown_to(observer, self.config.memory).tolist()
         tail = self._tail_start
-        key = (state.public_version, int(state.table.knowledge.decided_at[observer]))
-        cached = self._tail_cache.get(observer)
-        reuse = cached is not None and cached[0] is key[0] and cached[1] == key[1]
-        if reuse:
-            buffer[tail:] = cached[2]
-        self._fill(state, observer, buffer, with_tail=not reuse)
-        if not reuse:
-            self._tail_cache[observer] = (key[0], key[1], buffer[tail:].copy())
+        buffer[tail:] = self._seat_tail(state, observer, shown)
+        buffer[:tail] = 0
+        self._head(state, observer, shown, memoryview(buffer))
         return buffer.copy() if out is None else out
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
         """The omniscient global state (``env.state()``), seats absolute."""
         vector = np.zeros(self.state_layout.size, dtype=np.float32) if out is None else out
         vector[:] = 0
-        self._fill(state, None, vector, with_tail=True)
+        at = self._starts[True]
+        self._head(state, None, None, memoryview(vector))
+        self._fill_melds(state, None, at, vector)
+        self._fill_piles(state, None, at, vector)
         return vector
 
-    def _fill(self, state: CarteState, observer: int | None, buffer: np.ndarray, with_tail: bool) -> None:
+    def _seat_tail(self, state: CarteState, observer: int, shown: list[bool]) -> np.ndarray:
+        """``observer``'s tail, brought up to date part by part: the melds when the
+        state's ``melds_version`` changed, the piles when its ``public_version`` did (or,
+        with ``memory="none"``, the observer decided since: what it is shown of the pile
+        depends on that), the events when either the public version or the first event
+        new to the observer changed. Keys are tokens and values of the state observed, so
+        a seat's tail follows whichever state (a clone, a sampled world) it is given."""
+        tail = self._tail.get(observer)
+        if tail is None:
+            tail = self._tail[observer] = _SeatTail(np.zeros(self.size - self._tail_start, dtype=np.float32))
+        at = self._tail_at
+        if tail.melds_key is not state.melds_version:
+            self._fill_melds(state, observer, at, tail.block)
+            tail.melds_key = state.melds_version
+        knowledge = state.table.knowledge
+        decided = int(knowledge.decided_at[observer])
+        version = state.public_version
+        piles_key = decided if self.config.memory == "none" else None
+        if tail.piles_version is not version or tail.piles_key != piles_key:
+            self._fill_piles(state, shown, at, tail.block, tail)
+            tail.piles_version, tail.piles_key = version, piles_key
+        first_new = bisect_left(state.events, decided, key=_event_clock)
+        if tail.events_version is not version or tail.first_new != first_new:
+            self._fill_events(state, observer, first_new, at, tail.block)
+            tail.events_version, tail.first_new = version, first_new
+        return tail.block
+
+    def _head(self, state: CarteState, observer: int | None, shown: list[bool] | None, out: memoryview) -> None:
+        """Write the head pieces into ``out`` (zero there), seats absolute for ``observer``
+        None. Entry by entry through a memoryview: cheaper than numpy for a few dozen."""
         config = self.config
         n = config.num_players
         table = state.table
         at = self._starts[observer is None]
-        values: dict[int, float] = {}
-        get = values.get
-        types = np.minimum(table.card_types, JOKER).tolist()
-        public = table.knowledge.known.all(axis=0).tolist()
-        shown = None if observer is None else table.knowledge.shown_to(observer, config.memory).tolist()
+        types = state.card_meld_types
         weight = self._weight
-        seats = list(range(n)) if observer is None else [(observer + r) % n for r in range(n)]
-        row = {p: r for r, p in enumerate(seats)}
 
-        values[at["phase"] + int(state.phase)] = 1
-        if state.current_player is not None:
-            values[at["current_player"] + row[state.current_player]] = 1
-            values[at["turn_player"] + row[state.turn_player]] = 1
-            if (observer is None or observer == state.current_player) and state.selection.any():
+        out[at["phase"] + int(state.phase)] = 1
+        current = state.current_player
+        if current is not None:
+            out[at["current_player"] + (current if observer is None else (current - observer) % n)] = 1
+            turn = state.turn_player
+            out[at["turn_player"] + (turn if observer is None else (turn - observer) % n)] = 1
+            if observer is None or observer == current:
                 selection = state.selection.tolist()
-                for t in range(NUM_MELD_TYPES):
-                    if selection[t]:
-                        values[at["selection"] + t] = selection[t] * weight[t]
-            pile_type = state._pile_type_in_hand(state.turn_player)
+                if any(selection):
+                    for t in range(NUM_MELD_TYPES):
+                        if selection[t]:
+                            out[at["selection"] + t] = selection[t] * weight[t]
+            pile_type = state._pile_type_in_hand(turn)
             if pile_type >= 0:
-                values[at["pile_card"] + pile_type] = 1
-        # Hands: every seat's count per type (the global state) or the observer's own,
-        # and the cards known (row 0: known to every player; others: shown to the observer).
+                out[at["pile_card"] + pile_type] = 1
+        # Per seat: the hand's count per type (every seat in the global state, else the
+        # observer's own), and the cards known: the global state's rows and the
+        # observation's row 0, those every player knows; other rows, those shown to the
+        # observer; then the seat's facts.
         hands_at = at["hands"] if observer is None else at["hand"]
-        known_at = at["known_to_all"] if observer is None else at["known_cards"]
-        for r, p in enumerate(seats):
-            base = r * NUM_MELD_TYPES
-            for card in table.hands[p]:
-                t = types[card]
+        known_at = at["known_cards"] if observer is not None else at["known_to_all"]
+        in_game, scores, sizes = at["in_game"], at["scores"], at["hand_size"]
+        started, said = at["started"], at["said_carte"]
+        public, start = state.card_public, config.starting_score
+        eliminated, totals, has_started, said_carte = state.eliminated, state.scores, state.started, state.said_carte
+        for r in range(n):
+            p = r if observer is None else (observer + r) % n
+            hand = table.hands[p]
+            if hand:
+                base = r * NUM_MELD_TYPES
                 if observer is None or r == 0:
-                    key = hands_at + base + t
-                    values[key] = get(key, 0) + weight[t]
-                if public[card] if (observer is None or r == 0) else shown[card]:
-                    key = known_at + base + t
-                    values[key] = get(key, 0) + weight[t]
-        values[at["turns_in_round"]] = state.turns_completed / config.max_turns_per_round
+                    counts = state.hand_type_counts[p]
+                    for card in hand:
+                        t = types[card]
+                        out[hands_at + base + t] = counts[t] * weight[t]
+                        if public[card]:
+                            out[known_at + base + t] += weight[t]
+                elif any(map(shown.__getitem__, hand)):
+                    for card in hand:
+                        if shown[card]:
+                            t = types[card]
+                            out[known_at + base + t] += weight[t]
+                out[sizes + r] = len(hand) / DECK_SIZE
+            if not eliminated[p]:
+                out[in_game + r] = 1
+            if totals[p] > 0:
+                out[scores + r] = totals[p] / start
+            if has_started[p]:
+                out[started + r] = 1
+            if said_carte[p]:
+                out[said + r] = 1
+        out[at["turns_in_round"]] = state.turns_completed / config.max_turns_per_round
         window = state.window
         if window is not None:
-            values[at["catch_window"]] = 1
-            values[at["offender"] + row[state.offender]] = 1
+            out[at["catch_window"]] = 1
+            offender = state.offender
+            out[at["offender"] + (offender if observer is None else (offender - observer) % n)] = 1
             if observer is None:
                 for decider, decision in zip(window.players, window.decisions):
-                    values[at["window_decided"] + decider] = 1
+                    out[at["window_decided"] + decider] = 1
                     if decision is not None:
-                        values[at["window_catches"] + decider] = 1
+                        out[at["window_catches"] + decider] = 1
             elif window.has_decided(observer):
-                values[at["window_decided"]] = 1
-        start = config.starting_score
-        for r, p in enumerate(seats):
-            if not state.eliminated[p]:
-                values[at["in_game"] + r] = 1
-            if state.scores[p] > 0:
-                values[at["scores"] + r] = state.scores[p] / start
-            values[at["hand_size"] + r] = len(table.hands[p]) / DECK_SIZE
-            if state.started[p]:
-                values[at["started"] + r] = 1
-            if state.said_carte[p]:
-                values[at["said_carte"] + r] = 1
-        if with_tail:
-            self._fill_tail(state, observer, at, values, row, types, shown, buffer)
-        buffer[list(values)] = list(values.values())
+                out[at["window_decided"]] = 1
 
-    def _fill_tail(self, state: CarteState, observer: int | None, at: dict[str, int], values: dict[int, float],
-                   row: dict[int, int], types: list[int], shown: list[bool] | None, buffer: np.ndarray) -> None:
-        """The pieces that change only with a public event: melds, piles, events."""
+    def _fill_piles(self, state: CarteState, shown: list[bool] | None, at: dict[str, int],
+                    target: np.ndarray, tail: _SeatTail | None = None) -> None:
+        """``top_of_pile`` … ``turned_over`` into ``target``, which holds them at the
+        offsets ``at``: the piles' orders as (type + 1) / 53 for every card shown, the
+        pile's counts of shown cards. With a seat's ``tail`` (which ``target`` is), the
+        pile's entries are rewritten from the first card that differs from what it
+        showed last (the pile changes at its top), else all of them."""
         table = state.table
-        self._fill_melds_cached(state, observer, at, row, types, buffer)
-        # The piles' orders as whole slices: (type + 1) / 53 for every card shown (plain
-        # Python: cheaper than numpy on a few dozen cards).
-        weight = self._weight
+        types = state.card_meld_types
+        code, weight = self._type_code, self._weight
+        out = memoryview(target)
         pile = table.discard_pile
+        # What each pile card shows: the top card lies face up now; the others are memory.
+        flags = [True] * len(pile) if shown is None else list(map(shown.__getitem__, pile))
         if pile:
-            top = len(pile) - 1
-            values[at["top_of_pile"] + types[pile[top]]] = 1
-            counts = [0.0] * NUM_MELD_TYPES
-            codes = []
-            for i, card in enumerate(pile):
-                # The top card lies face up now; the others are memory.
-                if shown is None or shown[card] or i == top:
-                    t = types[card]
-                    counts[t] += weight[t]
-                    codes.append((t + 1) / NUM_MELD_TYPES)
-                else:
-                    codes.append(0.0)
-            buffer[at["pile_order"]: at["pile_order"] + len(pile)] = codes
-            buffer[at["pile_counts"]: at["pile_counts"] + NUM_MELD_TYPES] = counts
+            flags[-1] = True
+        order, counts_at, top_at = at["pile_order"], at["pile_counts"], at["top_of_pile"]
+        kept = 0
+        if tail is not None and tail.pile_types is types:
+            old, old_flags = tail.pile_cards, tail.pile_flags
+            kept = min(len(old), len(pile))
+            if old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
+                kept -= 1  # the old top, counted as face up, may be memory now
+                if kept < 0 or old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
+                    kept = 0
+        if kept == 0 or tail is None:
+            target[top_at: at["pile_order"] + DECK_SIZE] = 0  # top_of_pile, pile_counts, pile_order
+            counts = [0] * NUM_MELD_TYPES
+            old, old_flags, kept = [], [], 0
+        else:
+            counts = tail.pile_counts
+            out[top_at + types[old[-1]]] = 0
+        changed = []
+        for i in range(kept, len(old)):
+            if old_flags[i]:
+                t = types[old[i]]
+                counts[t] -= 1
+                changed.append(t)
+                out[order + i] = 0
+        for i in range(kept, len(pile)):
+            if flags[i]:
+                t = types[pile[i]]
+                counts[t] += 1
+                changed.append(t)
+                out[order + i] = code[t]
+        for t in changed:
+            out[counts_at + t] = counts[t] * weight[t]
+        if pile:
+            out[top_at + types[pile[-1]]] = 1
+        if tail is not None:
+            tail.pile_types, tail.pile_cards, tail.pile_flags, tail.pile_counts = types, pile.copy(), flags, counts
         stock = table.draw_pile
+        if tail is not None and tail.stock_written:
+            target[at["stock_order"]: at["stock_order"] + DECK_SIZE] = 0
+            tail.stock_written = False
         if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
-            codes = [(types[card] + 1) / NUM_MELD_TYPES if shown is None or shown[card] else 0.0
-                     for card in reversed(stock)]
-            buffer[at["stock_order"]: at["stock_order"] + len(stock)] = codes
-        values[at["stock_size"]] = len(stock) / DECK_SIZE
-        values[at["pile_size"]] = len(pile) / DECK_SIZE
-        if state.turnovers:
-            values[at["turned_over"]] = 1
-        if observer is not None:
-            self._fill_events(state, observer, at, buffer)
+            if tail is not None:
+                tail.stock_written = True
+            order = at["stock_order"] + len(stock) - 1  # top first
+            for i, card in enumerate(stock):
+                if shown is None or shown[card]:
+                    out[order - i] = code[types[card]]
+        out[at["stock_size"]] = len(stock) / DECK_SIZE
+        out[at["pile_size"]] = len(pile) / DECK_SIZE
+        out[at["turned_over"]] = 1 if state.turnovers else 0
 
-    def _fill_melds_cached(self, state: CarteState, observer: int | None, at: dict[str, int], row: dict[int, int],
-                           types: list[int], buffer: np.ndarray) -> None:
-        """The meld pieces (contiguous, ``meld_present`` … ``meld_accepts``), from a per-seat
-        cache keyed by the state's ``melds_version``: melds change far less often than
-        the rest."""
+    def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray) -> None:
+        """``meld_present`` … ``meld_accepts`` (contiguous) into ``target`` at the offsets ``at``."""
         low, high = at["meld_present"], at["meld_accepts"] + NUM_MELD_TYPES
-        cached = None if observer is None else self._meld_cache.get(observer)
-        if cached is not None and cached[0] is state.melds_version:
-            buffer[low:high] = cached[1]
-            return
-        values: dict[int, float] = {}
-        self._fill_melds(state, at, values, row, types)
-        block = np.zeros(high - low, dtype=np.float32)
-        if values:
-            block[np.fromiter(values, np.intp, len(values)) - low] = list(values.values())
-        buffer[low:high] = block
-        if observer is not None:
-            self._meld_cache[observer] = (state.melds_version, block)
-
-    def _fill_melds(self, state: CarteState, at: dict[str, int], values: dict[int, float], row: dict[int, int],
-                    types: list[int]) -> None:
+        target[low:high] = 0
         n = self.config.num_players
+        types = state.card_meld_types
+        values: dict[int, float] = {}
         for m, meld in enumerate(state.melds):
             values[at["meld_present"] + m] = 1
-            values[at["meld_owner"] + m * n + row[meld.owner]] = 1
+            row = meld.owner if observer is None else (meld.owner - observer) % n
+            values[at["meld_owner"] + m * n + row] = 1
             meld_types = [types[c] for c in state.table.melds[m]]
             if meld.is_run:
                 values[at["meld_is_run"] + m] = 1
@@ -326,49 +384,72 @@ class CarteObserver(Observer):
         accepts_at = at["meld_accepts"]
         for t in state.accepted_types_now():
             values[accepts_at + t] = 1
+        if values:
+            target[list(values)] = list(values.values())
 
-    def _fill_events(self, state: CarteState, observer: int, at: dict[str, int], buffer: np.ndarray) -> None:
+    def _fill_events(self, state: CarteState, observer: int, first_new: int, at: dict[str, int],
+                     target: np.ndarray) -> None:
         """The most recent public events, newest first: kind, actor, the cards shown face
         up to everyone, the meld involved; which are new since the observer's previous
-        decision."""
+        decision (``events[first_new:]``). Copied from the rows every seat shares
+        (``_EventRows``), the actor seat-relative."""
         config = self.config
         capacity = config.recent_events
         if capacity == 0:
             return
-        events = state.events
-        rows, first = self._event_rows(state, observer)
-        first_new = bisect_left(events, state.table.knowledge.decided_at[observer], key=_event_clock)
+        rows = self._event_rows
+        rows.update(state.events)
         kind_index = self.kind_index
-        new = sum(1 for event in events[first_new:] if event.kind in kind_index)
-        shown = capacity if config.memory == "perfect" else min(new, capacity)  # "none": only the new ones
-        shown = min(shown, len(rows[0]) - first)
-        for name, array in zip(("event_kind", "event_actor", "event_cards", "event_meld"), rows):
-            start = at[name]
-            buffer[start: start + shown * array.shape[1]] = array[first: first + shown].ravel()
-        buffer[at["event_new"]: at["event_new"] + min(new, capacity)] = 1
-        if new > capacity:
-            buffer[at["events_dropped"]] = 1
+        new = sum(1 for event in state.events[first_new:] if event.kind in kind_index)
+        shown = min(rows.count, capacity if config.memory == "perfect" else new)  # "none": only the new ones
+        if shown < capacity:
+            target[at["event_kind"]: at["event_new"]] = 0
+        first = rows.first
+        for start, array, width in zip(self._event_starts, (rows.kinds, rows.cards, rows.melds, rows.actors[observer]),
+                                       self._event_widths):
+            target[start: start + shown * width] = array[first * width: (first + shown) * width]
+        target[at["event_new"]:] = self._new_marks[min(new, capacity + 1)]  # event_new, events_dropped
 
-    def _event_rows(self, state: CarteState, observer: int) -> tuple[tuple[np.ndarray, ...], int]:
-        """The encoded rows (kind, actor, cards, meld) of the shown events for ``observer``,
-        newest first from row ``first`` on (returned with the rows): new events are
-        written upwards, so the rows to observe are always one contiguous slice. Kept per
-        seat and extended as events arrive, while the cached history is a prefix of this
-        state's (events never change once logged, and a copied state shares its past
-        events)."""
-        config = self.config
-        capacity, n = config.recent_events, config.num_players
-        events = state.events
-        kind_index = self.kind_index
-        cached = self._event_cache.get(observer)
-        if cached is not None and cached[1] <= len(events) and (cached[1] == 0 or events[cached[1] - 1] is cached[0]):
-            _, seen, rows, first = cached
-            fresh = [e for e in events[seen:] if e.kind in kind_index]
+
+class _EventRows:
+    """The encoded rows of the latest shown events of one history (a game's event log
+    and its copies'), shared by every seat: kind, actor (one array per observer, seats
+    relative to it), cards face up, meld. Rows are kept newest first from ``first`` on, ``count`` of them (at most
+    ``recent_events``); new events are written upwards, so what a seat copies is one
+    contiguous slice of each array. Extended as events arrive while the log it was built
+    from is a prefix of the one given (events never change once logged), else rebuilt."""
+
+    def __init__(self, observer: CarteObserver):
+        config = observer.config
+        self.capacity = config.recent_events
+        self.kind_index = observer.kind_index
+        self.weight = observer._weight
+        self.num_kinds = len(observer.shown_event_kinds)
+        size = 4 * self.capacity
+        self.kinds = np.zeros(size * self.num_kinds, np.float32)
+        self.num_players = n = config.num_players
+        self.actors = [np.zeros(size * n, np.float32) for _ in range(n)]
+        self.cards = np.zeros(size * NUM_MELD_TYPES, np.float32)
+        self.melds = np.zeros(size * MAX_MELDS, np.float32)
+        # Writable views for entry-by-entry writes (the arrays are only ever changed in place).
+        self.kind_view, self.card_view, self.meld_view = (memoryview(a) for a in (self.kinds, self.cards, self.melds))
+        # Per acting seat: (view of an observer's actor array, column of the seat there).
+        views = [memoryview(actors) for actors in self.actors]
+        self.actor_slots = [tuple((views[o], (p - o) % n) for o in range(n)) for p in range(n)]
+        self.first = size
+        self.count = 0
+        self.length = 0  # events of the log seen
+        self.last = None  # the last of them
+
+    def update(self, events: list) -> None:
+        length = self.length
+        if length == len(events) and (length == 0 or events[-1] is self.last):
+            return  # nothing new
+        kind_index, capacity = self.kind_index, self.capacity
+        if length <= len(events) and (length == 0 or events[length - 1] is self.last):
+            fresh = [event for event in events[length:] if event.kind in kind_index][-capacity:]
         else:
-            size = 4 * capacity
-            rows = (np.zeros((size, len(self.shown_event_kinds)), np.float32), np.zeros((size, n), np.float32),
-                    np.zeros((size, NUM_MELD_TYPES), np.float32), np.zeros((size, MAX_MELDS), np.float32))
-            first = size
+            self._keep_newest(0)
             fresh = []
             for event in reversed(events):
                 if event.kind in kind_index:
@@ -376,28 +457,49 @@ class CarteObserver(Observer):
                     if len(fresh) == capacity:
                         break
             fresh.reverse()
-        if fresh:
-            fresh = fresh[-capacity:]
-            if first < len(fresh):  # no room above: keep the newest rows, at the bottom
-                size, keep = len(rows[0]), capacity - len(fresh)
-                for array in rows:
-                    array[size - keep:] = array[first: first + keep]
-                    array[: size - keep] = 0
-                first = size - keep
-            kinds, actors, cards, melds = rows
-            weight = self._weight
-            for event in fresh:  # oldest first, each above the previous
-                first -= 1
-                kinds[first, kind_index[event.kind]] = 1
-                if event.player >= 0:
-                    actors[first, (event.player - observer) % n] = 1
-                for card_type in event.face_up_types:
-                    t = min(card_type, JOKER)
-                    cards[first, t] += weight[t]
-                if event.kind in ("put down", "add"):
-                    melds[first, event.places[0][1]] = 1
-        self._event_cache[observer] = (events[-1] if events else None, len(events), rows, first)
-        return rows, first
+        if fresh and self.first < len(fresh):  # no room above
+            self._keep_newest(min(self.count, capacity - len(fresh)))
+        n, num_kinds, weight = self.num_players, self.num_kinds, self.weight
+        kinds, cards, melds, actor_slots = self.kind_view, self.card_view, self.meld_view, self.actor_slots
+        for event in fresh:  # oldest first, each above the previous
+            row = self.first = self.first - 1
+            kinds[row * num_kinds + kind_index[event.kind]] = 1
+            if event.player >= 0:
+                for actors, column in actor_slots[event.player]:
+                    actors[row * n + column] = 1
+            for card_type in event.face_up_types:
+                t = min(card_type, JOKER)
+                cards[row * NUM_MELD_TYPES + t] += weight[t]
+            if event.kind in ("put down", "add"):
+                melds[row * MAX_MELDS + event.places[0][1]] = 1
+        self.count = min(self.count + len(fresh), capacity)
+        self.length = len(events)
+        self.last = events[-1] if events else None
+
+    def _keep_newest(self, keep: int) -> None:
+        """Move the ``keep`` newest rows to the bottom and clear every row above them."""
+        size, first, n = len(self.kinds) // self.num_kinds, self.first, self.num_players
+        for array, width in ((self.kinds, self.num_kinds), (self.cards, NUM_MELD_TYPES), (self.melds, MAX_MELDS),
+                             *((actors, n) for actors in self.actors)):
+            array[(size - keep) * width:] = array[first * width: (first + keep) * width]
+            array[: (size - keep) * width] = 0
+        self.first, self.count = size - keep, keep
+
+
+class _SeatTail:
+    """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
+
+    __slots__ = ("block", "events_version", "first_new", "melds_key", "pile_cards", "pile_counts", "pile_flags",
+                 "pile_types", "piles_key", "piles_version", "stock_written")
+
+    def __init__(self, block: np.ndarray):
+        self.block = block
+        self.melds_key = self.piles_version = self.piles_key = self.events_version = self.first_new = None
+        self.pile_types = None  # the state's card_meld_types the pile entries were written with
+        self.pile_cards: list[int] = []  # the pile then
+        self.pile_flags: list[bool] = []  # whether each of its cards was shown (counted)
+        self.pile_counts: list[int] = []  # cards counted per type
+        self.stock_written = False  # whether stock_order may hold entries
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:

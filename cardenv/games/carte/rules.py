@@ -123,6 +123,11 @@ def build_action_table() -> ActionTable:
     return table
 
 
+_FIRST = {kind: build_action_table().first(kind) for kind in (
+    "draw_stock", "draw_pile", "select", "put_down", "add_to", "discard", "carte", "catch", "pass")}
+"""The first action id of each kind (the table is the same for every configuration)."""
+
+
 class Meld:
     """A meld on the table (public): a set of rank ``key`` or a run of suit ``key`` over
     positions ``low`` … ``high`` (0 = 2 … 12 = A). Its cards are ``table.melds[index]``;
@@ -170,10 +175,53 @@ class CarteState(RoundGameState):
         self.window: ReactionWindow | None = None
         self.offender: int | None = None
         self.turns_completed = 0
+        self._accepted: tuple[object, set[int]] = (None, set())  # (melds_version, accepted_types_now()) last built
+
+    def _index_cards(self) -> None:
+        """Derive what the mask and the observer read on every step from the table:
+        every card's meld type (fixed for a table; a sampled world has its own), every
+        hand's count per meld type, kept up to date by every move into or out of a hand
+        (``_to_hand``, ``_take_from_hand``), and per card whether every player knows it
+        (the knowledge table's columns that are all true), kept up to date with every
+        reveal (``_reveal_to_all``, ``_reveal``)."""
+        table = self.table
+        self.card_meld_types: list[int] = np.minimum(table.card_types, JOKER).tolist()
+        self.card_public: list[bool] = table.knowledge.known.all(axis=0).tolist()
+        self.hand_type_counts: list[list[int]] = []
+        for hand in table.hands:
+            counts = [0] * NUM_MELD_TYPES
+            for card in hand:
+                counts[self.card_meld_types[card]] += 1
+            self.hand_type_counts.append(counts)
+
+    def _to_hand(self, player: int, card: int) -> None:
+        self.table.hands[player].append(card)
+        self.hand_type_counts[player][self.card_meld_types[card]] += 1
+
+    def _reveal(self, player: int, card: int) -> bool:
+        """``player`` sees ``card``; returns whether every player knows it now."""
+        knowledge = self.table.knowledge
+        knowledge.reveal(player, card)
+        public = self.card_public[card] = bool(knowledge.known[:, card].all())
+        return public
+
+    def _reveal_to_all(self, cards: list[int]) -> None:
+        self.table.knowledge.reveal_to_all(cards)
+        for card in cards:
+            self.card_public[card] = True
 
     @property
     def reaction_window(self) -> ReactionWindow | None:
         return self.window
+
+    def mark_changed(self) -> None:
+        """Also derive the per-card lists afresh and give new tokens to what observers
+        cache (melds, public pieces): a change made by other means than ``apply`` may
+        touch them without logging an event."""
+        super().mark_changed()
+        self._index_cards()
+        self.public_version = object()
+        self.melds_version = object()
 
     def _clone_extra(self, other: CarteState) -> None:
         other.melds = [m.clone() for m in self.melds]
@@ -182,6 +230,13 @@ class CarteState(RoundGameState):
         other.selection = self.selection.copy()
         other.out_in_round = self.out_in_round.copy()
         other.window = self.window.clone() if self.window is not None else None
+        other.hand_type_counts = [counts.copy() for counts in self.hand_type_counts]
+        other.card_public = self.card_public.copy()
+
+    def sample_world(self, observer: int, rng: np.random.Generator) -> CarteState:
+        world = super().sample_world(observer, rng)
+        world._index_cards()  # other identities for the cards ``observer`` does not know
+        return world
 
     def log(self, *args, **kwargs) -> None:
         """Log an event; every public change comes with one, so a new event also marks
@@ -213,6 +268,7 @@ class CarteState(RoundGameState):
             table.discard_face_up(table.draw_pile.pop())
         for p in range(self.num_players):
             table.knowledge.reveal(p, table.hands[p])
+        self._index_cards()
         # R-04: round 1's dealer is random; then the deal moves one seat clockwise,
         # skipping the players who are out; the player after the dealer starts.
         if layout and "starter" in layout:
@@ -263,7 +319,7 @@ class CarteState(RoundGameState):
         for p, points in enumerate(result.points_added):
             self.scores[p] -= points
         all_cards = [c for p in range(self.num_players) for c in table.hands[p]]
-        table.knowledge.reveal_to_all(all_cards)
+        self._reveal_to_all(all_cards)
         self.log("round end", -1, tuple(all_cards), PUBLIC,
                  f"round {self.round_index + 1} ends ({reason}); hands {list(result.hand_totals)}, "
                  f"scores {self.scores}; shown {{cards}}")
@@ -307,15 +363,14 @@ class CarteState(RoundGameState):
     # --- hands as multisets -------------------------------------------------------------
     def hand_counts(self, player: int) -> np.ndarray:
         """Cards in ``player``'s hand per meld type (53: both jokers as one)."""
-        types = np.minimum(self.table.card_types[self.table.hands[player]], JOKER)
-        return np.bincount(types, minlength=NUM_MELD_TYPES)
+        return np.array(self.hand_type_counts[player], dtype=np.int64)
 
     def _pile_type_in_hand(self, player: int) -> int:
         """Meld type of the card taken from the pile this go while still in hand, else -1."""
         card = self.pile_card
         if card is None or card not in self.table.hands[player]:
             return -1
-        return min(int(self.table.card_types[card]), JOKER)
+        return self.card_meld_types[card]
 
     def _take_from_hand(self, player: int, t: int, for_discard: bool) -> int:
         """Remove a card of meld type ``t`` from the hand and return it: the pile card
@@ -323,55 +378,60 @@ class CarteState(RoundGameState):
         to be in the hand, then the first copy."""
         table = self.table
         hand = table.hands[player]
-        types = table.card_types
-        copies = [c for c in hand if min(int(types[c]), JOKER) == t]
+        types = self.card_meld_types
+        copies = [c for c in hand if types[c] == t]
         if for_discard:
             copies = [c for c in copies if c != self.pile_card]
         elif self.pile_card in copies:
             copies = [self.pile_card]
-        known = table.knowledge.known
-        public = [c for c in copies if known[:, c].all()]
-        card = (public or copies)[0]
+        if len(copies) == 1:
+            card = copies[0]
+        else:
+            public = [c for c in copies if self.card_public[c]]
+            card = (public or copies)[0]
         hand.remove(card)
+        self.hand_type_counts[player][t] -= 1
         return card
 
     # --- legal actions -------------------------------------------------------------
     def _fill_legal_mask(self, mask: np.ndarray) -> None:
-        at = self.action_table
+        # Entry by entry through a memoryview: cheaper than numpy for a dozen entries.
+        legal = memoryview(mask)
         p = self.current_player
         phase = self.phase
         if phase == Phase.DRAW:
-            mask[at.first("draw_stock")] = bool(self.table.draw_pile)
+            legal[_FIRST["draw_stock"]] = bool(self.table.draw_pile)
             # R-07: with an empty hand (a scenario's) the pile card would be the only card,
             # with nothing to discard.
-            mask[at.first("draw_pile")] = bool(self.table.discard_pile) and bool(self.table.hands[p])
+            legal[_FIRST["draw_pile"]] = bool(self.table.discard_pile) and bool(self.table.hands[p])
         elif phase == Phase.CATCH:
-            mask[at.first("catch")] = 1
-            mask[at.first("pass")] = 1
+            legal[_FIRST["catch"]] = 1
+            legal[_FIRST["pass"]] = 1
         elif phase == Phase.PLAY:
-            self._fill_play_mask(mask, p)
+            for action in self._play_actions(p):
+                legal[action] = 1
 
-    def _fill_play_mask(self, mask: np.ndarray, p: int) -> None:
-        at = self.action_table
-        hand = self.hand_counts(p).tolist()
+    def _play_actions(self, p: int) -> list[int]:
+        """The legal actions of ``p`` in the play phase."""
+        hand = self.hand_type_counts[p].copy()  # changed and restored below
         pile_type = self._pile_type_in_hand(p)
         hand_size = len(self.table.hands[p])
+        legal: list[int] = []
         allowed = None
         if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1:
             # R-07 vetoes one meld only: the whole hand but the pile card, and only if
             # that is a valid meld (else no completion or put-down can be it).
-            rest = [t for t in range(NUM_MELD_TYPES) if t != pile_type for _ in range(hand[t])]
+            rest = [self.card_meld_types[card] for card in self.table.hands[p] if card != self.pile_card]
             if classify(rest) is not None:
                 allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
         selection = self.selection.tolist()
         selected = sum(selection)
-        select_first = at.first("select")
+        select_first = _FIRST["select"]
         if selected == 0:
             addable = self.accepted_types_now() if self.started[p] else ()
             alone = [0] * NUM_MELD_TYPES
-            for t in range(NUM_MELD_TYPES):
-                if not hand[t]:
-                    continue
+            discard_first = _FIRST["discard"]
+            for t in sorted(set(map(self.card_meld_types.__getitem__, self.table.hands[p]))):
                 # R-06/R-12: a started player may add a card some meld takes (unless that
                 # leaves the pile card alone, R-07).
                 if allowed is None:
@@ -384,12 +444,12 @@ class CarteState(RoundGameState):
                     hand[t] += 1
                     alone[t] = 0
                 if selectable:
-                    mask[select_first + t] = 1
+                    legal.append(select_first + t)
                 if hand[t] > (t == pile_type):  # R-07
-                    mask[at.first("discard") + t] = 1
-            if len(self.table.hands[p]) == 2 and not self.said_carte[p]:  # R-13
-                mask[at.first("carte")] = 1
-            return
+                    legal.append(discard_first + t)
+            if hand_size == 2 and not self.said_carte[p]:  # R-13
+                legal.append(_FIRST["carte"])
+            return legal
         last = max(t for t in range(NUM_MELD_TYPES) if selection[t])
         rest = [h - c for h, c in zip(hand, selection)]
         first_real = next((t for t in range(JOKER) if selection[t]), JOKER)
@@ -400,24 +460,29 @@ class CarteState(RoundGameState):
                 selection[t] += 1
                 rest[t] -= 1
                 if completable(selection, rest, t, allowed):
-                    mask[select_first + t] = 1
+                    legal.append(select_first + t)
                 selection[t] -= 1
                 rest[t] += 1
         permitted = allowed(selection) if allowed is not None else not (
             pile_type >= 0 and hand_size == selected + 1 and not selection[pile_type])
-        if permitted and self._selection_shape() is not None:
-            mask[at.first("put_down")] = 1
+        if permitted and classify(_types_of(selection)) is not None:
+            legal.append(_FIRST["put_down"])
         if selected == 1 and self.started[p] and permitted:
-            first = at.first("add_to")
+            first = _FIRST["add_to"]
             for m in range(len(self.melds)):
                 if self._accepts(m, last) is not None:
-                    mask[first + m] = 1
+                    legal.append(first + m)
+        return legal
 
     def accepted_types_now(self) -> set[int]:
-        """The meld types some meld on the table takes now (R-12)."""
-        taken: set[int] = set()
-        for m, meld in enumerate(self.melds):
-            taken.update(accepted_types(meld.is_run, meld.key, meld.low, meld.high, len(self.table.melds[m])))
+        """The meld types some meld on the table takes now (R-12); kept until the melds
+        change (a new ``melds_version``). Read it, never change it."""
+        version, taken = self._accepted
+        if version is not self.melds_version:
+            taken = set()
+            for m, meld in enumerate(self.melds):
+                taken.update(accepted_types(meld.is_run, meld.key, meld.low, meld.high, len(self.table.melds[m])))
+            self._accepted = (self.melds_version, taken)
         return taken
 
     def _accepts(self, m: int, t: int) -> int | None:
@@ -425,10 +490,7 @@ class CarteState(RoundGameState):
         return accepts(meld.is_run, meld.key, meld.low, meld.high, len(self.table.melds[m]), t)
 
     def _selection_types(self) -> list[int]:
-        return [int(t) for t in np.repeat(np.arange(NUM_MELD_TYPES), self.selection)]
-
-    def _selection_shape(self):
-        return classify(self._selection_types())
+        return _types_of(self.selection.tolist())
 
     # --- applying actions -------------------------------------------------------------
     def _apply(self, action: int) -> None:
@@ -458,17 +520,16 @@ class CarteState(RoundGameState):
     def _draw_stock(self, p: int) -> None:
         table = self.table
         card = table.draw_pile.pop()
-        table.hands[p].append(card)
-        table.knowledge.reveal(p, card)
+        self._to_hand(p, card)
         # After the turnover (R-15) the stock's cards are known to all: the draw is public.
-        visible = PUBLIC if table.knowledge.known[:, card].all() else (p,)
+        visible = PUBLIC if self._reveal(p, card) else (p,)
         self.log("draw stock", p, (card,), visible, "draws {cards} from the stock")
         self.phase = Phase.PLAY
 
     def _draw_pile(self, p: int) -> None:
         table = self.table
         card = table.discard_pile.pop()
-        table.hands[p].append(card)  # known to everyone, face up before (the knowledge table keeps it)
+        self._to_hand(p, card)  # known to everyone, face up before (the knowledge table keeps it)
         self.pile_card = card
         self.log("draw pile", p, (card,), PUBLIC, "takes {cards} from the pile")
         self.phase = Phase.PLAY
@@ -485,7 +546,7 @@ class CarteState(RoundGameState):
             positions = [-1] * len(cards)
         self.table.melds.append(cards)
         self.melds.append(Meld(p, shape.is_run, shape.key, shape.low, shape.high, positions))
-        self.table.knowledge.reveal_to_all(cards)
+        self._reveal_to_all(cards)
         self.selection[:] = 0
         self.started[p] = True  # R-06
         self.melds_version = object()
@@ -507,7 +568,7 @@ class CarteState(RoundGameState):
                 meld.high = position
             cards.append(card)
             meld.positions.append(position)
-        self.table.knowledge.reveal_to_all(card)
+        self._reveal_to_all([card])
         self.selection[:] = 0
         self.melds_version = object()
         self.log("add", p, (card,), PUBLIC, f"adds {{cards}} to meld {m}", places=((meld.owner, m),))
@@ -520,6 +581,7 @@ class CarteState(RoundGameState):
     def _discard(self, p: int, t: int) -> None:
         card = self._take_from_hand(p, t, for_discard=True)
         self.table.discard_face_up(card)
+        self.card_public[card] = True  # face up
         self.log("discard", p, (card,), PUBLIC, "discards {cards}")
         left = len(self.table.hands[p])
         if left == 0:  # R-08: out by discarding the last card
@@ -562,10 +624,10 @@ class CarteState(RoundGameState):
             if not table.draw_pile and not self._stock_ran_out():
                 return
             card = table.draw_pile.pop()
-            table.hands[offender].append(card)
-            table.knowledge.reveal(offender, card)
+            self._to_hand(offender, card)
+            self._reveal(offender, card)
             taken.append(card)
-        public = all(table.knowledge.known[:, c].all() for c in taken)
+        public = all(self.card_public[c] for c in taken)
         self.log("penalty", offender, tuple(taken), PUBLIC if public else (offender,),
                  "takes {cards} from the stock (caught)")
         self._end_go(offender)
@@ -629,6 +691,11 @@ class CarteState(RoundGameState):
             lines.append("recent events:")
             lines += ["  " + line for line in self.describe_events(viewer, recent_events)]
         return "\n".join(lines)
+
+
+def _types_of(counts: list[int]) -> list[int]:
+    """The meld types of ``counts`` (per type) in type order, one per card."""
+    return [t for t in range(NUM_MELD_TYPES) if counts[t] for _ in range(counts[t])]
 
 
 def _leaves_a_discard(hand: list[int], hand_size: int, pile_type: int, meld: list[int]) -> bool:
