@@ -17,7 +17,6 @@ import pytest
 
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, position_of_rank
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
-from cardenv.games.carte.observation import _EventRows
 
 COPIES = [2] * JOKER + [4]  # R-01: two packs, four jokers
 DECK = 108
@@ -250,16 +249,17 @@ def test_observations_equal_the_reference_long(config_options):
 
 
 def test_the_reference_catches_a_wrong_fast_path(monkeypatch):
-    """The comparison can fail: event rows that forget the actor of new events."""
-    original = _EventRows.update
+    """The comparison can fail: event rows that forget who acted."""
+    original = CarteObserver._encode_event
 
-    def without_new_actors(self, events):
-        length = self.length
-        original(self, events)
-        if length and self.count:
-            for actors in self.actors:
-                actors[self.first * self.num_players: (self.first + 1) * self.num_players] = 0
+    def without_actor(self, event):
+        code = original(self, event)
+        if code is None:
+            return None
+        actors = range(self._actor_column, self._actor_column + self.config.num_players)
+        kept = [(column, value) for column, value in zip(*code) if column not in actors]
+        return [column for column, _ in kept], [value for _, value in kept]
 
-    monkeypatch.setattr(_EventRows, "update", without_new_actors)
+    monkeypatch.setattr(CarteObserver, "_encode_event", without_actor)
     with pytest.raises(AssertionError, match="event_actor"):
         compare_along_random_games({"num_players": 3, "memory": "perfect"}, 300, seed=0)

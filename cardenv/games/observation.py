@@ -72,6 +72,23 @@ def piece_destinations(layout: ObservationLayout, columns: list[tuple[str, int, 
     return destination
 
 
+def seat_relative_destinations(in_layout_order: np.ndarray, seat_blocks: list[tuple[int, int]],
+                               num_players: int) -> list[np.ndarray]:
+    """Per observer, ``in_layout_order`` (destinations of a block whose columns are in
+    layout order, see :func:`piece_destinations`) for a block whose seat columns are
+    absolute: ``seat_blocks`` are ``(first column, columns per seat)`` runs of
+    ``num_players`` seats each, which the observation shows relative to the observer."""
+    n = num_players
+    destinations = []
+    for observer in range(n):
+        relative = np.arange(in_layout_order.shape[1])  # the relative column of each absolute one
+        for start, per_seat in seat_blocks:
+            relative[start: start + n * per_seat] = [start + (seat - observer) % n * per_seat + j
+                                                     for seat in range(n) for j in range(per_seat)]
+        destinations.append(in_layout_order[:, relative])
+    return destinations
+
+
 class RecentEventRows:
     """The recent shown public events of one game as rows in absolute seats, kept
     between observations and shared by every observer seat.
@@ -195,15 +212,9 @@ class TableObserver(Observer):
         # Per observer, where each entry of the event rows (seats absolute) lands in the
         # observation, whose seat columns are relative to the observer.
         n, num_slots = config.num_players, config.max_hand_slots
-        in_layout_order = piece_destinations(self.layout, event_columns, config.recent_events)
-        self._event_destinations = []
-        for observer in range(n):
-            relative = np.arange(self._event_row_width)  # relative column of each absolute one
-            row_of = [(seat - observer) % n for seat in range(n)]
-            relative[self._actor_column: self._actor_column + n] = [self._actor_column + r for r in row_of]
-            relative[self._places_column: self._places_column + n * num_slots] = [
-                self._places_column + row_of[seat] * num_slots + slot for seat in range(n) for slot in range(num_slots)]
-            self._event_destinations.append(in_layout_order[:, relative])
+        self._event_destinations = seat_relative_destinations(
+            piece_destinations(self.layout, event_columns, config.recent_events),
+            [(self._actor_column, 1), (self._places_column, num_slots)], n)
         # Per card type, what one face-up card adds to an event row: (column, weight) for
         # its rank, suit (a joker has none) and colour, each weighing 1 / the copies of
         # that rank (suit, colour) in the deck.

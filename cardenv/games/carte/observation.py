@@ -29,7 +29,7 @@ from cardenv.core.cards import double_deck_with_jokers
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import Observer
+from cardenv.games.observation import Observer, RecentEventRows, piece_destinations, seat_relative_destinations
 
 _event_clock = attrgetter("clock")
 NUM_RANKS = 13
@@ -41,7 +41,7 @@ class CarteObserver(Observer):
     """Writes observations into a reused buffer; copies drop the buffer and the per-seat
     caches and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
-    scratch = ("_buffer", "_tail", "_event_rows")
+    scratch = ("_buffer", "_tail", "_recent_events")
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -63,10 +63,17 @@ class CarteObserver(Observer):
         self._tail_at = {name: start - self._tail_start for name, start in self._starts[False].items()
                          if start >= self._tail_start}
         self.size = self.layout.size
-        # Where _EventRows' arrays go in a tail, and their row widths.
-        self._event_starts = tuple(self._tail_at[name] for name in ("event_kind", "event_cards", "event_meld",
-                                                                     "event_actor"))
-        self._event_widths = (len(self.shown_event_kinds), NUM_MELD_TYPES, MAX_MELDS, self.config.num_players)
+        # An event row: its kind, actor (seats absolute), cards face up and meld, side by
+        # side; per observer, where each entry lands in the observer's tail.
+        n, num_kinds = config.num_players, len(self.shown_event_kinds)
+        widths = [("event_kind", num_kinds), ("event_actor", n), ("event_cards", NUM_MELD_TYPES),
+                  ("event_meld", MAX_MELDS)]
+        starts = np.cumsum([0] + [width for _, width in widths]).tolist()
+        event_columns = [(name, low, low + width) for (name, width), low in zip(widths, starts)]
+        self._actor_column, self._cards_column, self._meld_column = starts[1:4]
+        self._event_row_width = starts[-1]
+        self._event_destinations = [destinations - self._tail_start for destinations in seat_relative_destinations(
+            piece_destinations(self.layout, event_columns, config.recent_events), [(self._actor_column, 1)], n)]
         # event_new and events_dropped (the layout's end) for k new events, k = 0 … recent_events + 1 (more).
         capacity = self.config.recent_events
         self._new_marks = np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32)
@@ -75,7 +82,7 @@ class CarteObserver(Observer):
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
         self._tail: dict[int, _SeatTail] = {}
-        self._event_rows = _EventRows(self)
+        self._recent_events = RecentEventRows(self.config.recent_events, self._event_row_width, self._encode_event)
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -207,7 +214,7 @@ class CarteObserver(Observer):
             tail.piles_version, tail.piles_key = version, piles_key
         first_new = bisect_left(state.events, decided, key=_event_clock)
         if tail.events_version is not version or tail.first_new != first_new:
-            self._fill_events(state, observer, first_new, at, tail.block)
+            self._fill_events(state, observer, tail.block)
             tail.events_version, tail.first_new = version, first_new
         return tail.block
 
@@ -387,103 +394,46 @@ class CarteObserver(Observer):
         if values:
             target[list(values)] = list(values.values())
 
-    def _fill_events(self, state: CarteState, observer: int, first_new: int, at: dict[str, int],
-                     target: np.ndarray) -> None:
+    def _fill_events(self, state: CarteState, observer: int, target: np.ndarray) -> None:
         """The most recent public events, newest first: kind, actor, the cards shown face
         up to everyone, the meld involved; which are new since the observer's previous
-        decision (``events[first_new:]``). Copied from the rows every seat shares
-        (``_EventRows``), the actor seat-relative."""
+        decision. From the rows every seat shares (:class:`RecentEventRows`), the actor
+        seat-relative."""
         config = self.config
         capacity = config.recent_events
         if capacity == 0:
             return
-        rows = self._event_rows
-        rows.update(state.events)
-        kind_index = self.kind_index
-        new = sum(1 for event in state.events[first_new:] if event.kind in kind_index)
-        shown = min(rows.count, capacity if config.memory == "perfect" else new)  # "none": only the new ones
-        if shown < capacity:
+        recent = self._recent_events
+        recent.update(state.events)
+        new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
+        rows = recent.newest(capacity if config.memory == "perfect" else min(new, capacity))  # "none": only the new ones
+        at = self._tail_at
+        if len(rows) < capacity:
             target[at["event_kind"]: at["event_new"]] = 0
-        first = rows.first
-        for start, array, width in zip(self._event_starts, (rows.kinds, rows.cards, rows.melds, rows.actors[observer]),
-                                       self._event_widths):
-            target[start: start + shown * width] = array[first * width: (first + shown) * width]
+        target[self._event_destinations[observer][: len(rows)].ravel()] = rows.ravel()
         target[at["event_new"]:] = self._new_marks[min(new, capacity + 1)]  # event_new, events_dropped
 
-
-class _EventRows:
-    """The encoded rows of the latest shown events of one history (a game's event log
-    and its copies'), shared by every seat: kind, actor (one array per observer, seats
-    relative to it), cards face up, meld. Rows are kept newest first from ``first`` on, ``count`` of them (at most
-    ``recent_events``); new events are written upwards, so what a seat copies is one
-    contiguous slice of each array. Extended as events arrive while the log it was built
-    from is a prefix of the one given (events never change once logged), else rebuilt."""
-
-    def __init__(self, observer: CarteObserver):
-        config = observer.config
-        self.capacity = config.recent_events
-        self.kind_index = observer.kind_index
-        self.weight = observer._weight
-        self.num_kinds = len(observer.shown_event_kinds)
-        size = 4 * self.capacity
-        self.kinds = np.zeros(size * self.num_kinds, np.float32)
-        self.num_players = n = config.num_players
-        self.actors = [np.zeros(size * n, np.float32) for _ in range(n)]
-        self.cards = np.zeros(size * NUM_MELD_TYPES, np.float32)
-        self.melds = np.zeros(size * MAX_MELDS, np.float32)
-        # Writable views for entry-by-entry writes (the arrays are only ever changed in place).
-        self.kind_view, self.card_view, self.meld_view = (memoryview(a) for a in (self.kinds, self.cards, self.melds))
-        # Per acting seat: (view of an observer's actor array, column of the seat there).
-        views = [memoryview(actors) for actors in self.actors]
-        self.actor_slots = [tuple((views[o], (p - o) % n) for o in range(n)) for p in range(n)]
-        self.first = size
-        self.count = 0
-        self.length = 0  # events of the log seen
-        self.last = None  # the last of them
-
-    def update(self, events: list) -> None:
-        length = self.length
-        if length == len(events) and (length == 0 or events[-1] is self.last):
-            return  # nothing new
-        kind_index, capacity = self.kind_index, self.capacity
-        if length <= len(events) and (length == 0 or events[length - 1] is self.last):
-            fresh = [event for event in events[length:] if event.kind in kind_index][-capacity:]
-        else:
-            self._keep_newest(0)
-            fresh = []
-            for event in reversed(events):
-                if event.kind in kind_index:
-                    fresh.append(event)
-                    if len(fresh) == capacity:
-                        break
-            fresh.reverse()
-        if fresh and self.first < len(fresh):  # no room above
-            self._keep_newest(min(self.count, capacity - len(fresh)))
-        n, num_kinds, weight = self.num_players, self.num_kinds, self.weight
-        kinds, cards, melds, actor_slots = self.kind_view, self.card_view, self.meld_view, self.actor_slots
-        for event in fresh:  # oldest first, each above the previous
-            row = self.first = self.first - 1
-            kinds[row * num_kinds + kind_index[event.kind]] = 1
-            if event.player >= 0:
-                for actors, column in actor_slots[event.player]:
-                    actors[row * n + column] = 1
-            for card_type in event.face_up_types:
-                t = min(card_type, JOKER)
-                cards[row * NUM_MELD_TYPES + t] += weight[t]
-            if event.kind in ("put down", "add"):
-                melds[row * MAX_MELDS + event.places[0][1]] = 1
-        self.count = min(self.count + len(fresh), capacity)
-        self.length = len(events)
-        self.last = events[-1] if events else None
-
-    def _keep_newest(self, keep: int) -> None:
-        """Move the ``keep`` newest rows to the bottom and clear every row above them."""
-        size, first, n = len(self.kinds) // self.num_kinds, self.first, self.num_players
-        for array, width in ((self.kinds, self.num_kinds), (self.cards, NUM_MELD_TYPES), (self.melds, MAX_MELDS),
-                             *((actors, n) for actors in self.actors)):
-            array[(size - keep) * width:] = array[first * width: (first + keep) * width]
-            array[: (size - keep) * width] = 0
-        self.first, self.count = size - keep, keep
+    def _encode_event(self, event) -> tuple[list[int], list[float]] | None:
+        """One event's row, seats absolute (see :class:`RecentEventRows`), or None for a
+        kind the observation leaves out: kind, actor, each card type shown face up (1 /
+        its copies per card), the meld put down or added to."""
+        kind = self.kind_index.get(event.kind)
+        if kind is None:
+            return None
+        columns, values = [kind], [1.0]
+        if event.player >= 0:
+            columns.append(self._actor_column + event.player)
+            values.append(1.0)
+        cards: dict[int, float] = {}
+        for card_type in event.face_up_types:
+            t = min(card_type, JOKER)
+            cards[t] = cards.get(t, 0.0) + self._weight[t]
+        columns += [self._cards_column + t for t in cards]
+        values += cards.values()
+        if event.kind in ("put down", "add"):
+            columns.append(self._meld_column + event.places[0][1])
+            values.append(1.0)
+        return columns, values
 
 
 class _SeatTail:
