@@ -33,7 +33,7 @@ class TrainConfig:
         "ppo:MODEL.zip, or selfplay: a pool of frozen snapshots of the learner), or one spec per other seat "
         "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay)")
     total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for")
-    n_envs: int = _option(4, "envs collecting experience in parallel")
+    n_envs: int = _option(8, "envs collecting experience in parallel")
     vec_env: str = _option("auto", "how the envs run: dummy (in this process), subproc (one process each) or "
                                    "auto (subproc from 4 usable cores, else dummy: measured faster on 2)",
                            choices=VEC_ENVS)
@@ -46,13 +46,13 @@ class TrainConfig:
     env_kwargs: dict = _option({}, "env options (--env-arg KEY=VALUE)", cli=False)
     # MaskablePPO
     learning_rate: float = _option(3e-4, "Adam learning rate")
-    n_steps: int = _option(512, "steps per env per rollout")
+    n_steps: int = _option(256, "steps per env per rollout")
     batch_size: int = _option(512, "minibatch size of the updates")
     n_epochs: int = _option(5, "passes over each rollout")
     gamma: float = _option(0.995, "discount factor")
     gae_lambda: float = _option(0.95, "GAE lambda")
     ent_coef: float = _option(0.01, "entropy bonus")
-    net_arch: tuple[int, ...] = _option((256, 256), "hidden layer sizes of the policy and value networks")
+    net_arch: tuple[int, ...] = _option((64, 64), "hidden layer sizes of the policy and value networks")
     # self-play
     snapshot_every: int = _option(50_000, "selfplay: freeze the learner into the pool every this many steps")
     pool_size: int = _option(5, "selfplay: the newest snapshots the opponents draw from")
