@@ -24,7 +24,7 @@ def _option(default, help_text: str, **kwargs):
 
 @dataclass
 class TrainConfig:
-    """Defaults finish on 2 CPU cores in about 10 minutes, evaluation included."""
+    """Defaults finish on 2 CPU cores in about 5 minutes, evaluation included."""
 
     ruleset: str = _option("onefifty_v0", "the ruleset to train on", positional=True)
     opponent: str = _option(
