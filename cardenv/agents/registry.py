@@ -6,7 +6,8 @@ one line in :data:`HEURISTICS`. Every other agent is generic: ``random`` and
 heuristic for rollouts, ``ppo`` a saved model.
 
 Agent specs are strings ``name`` or ``name:argument`` — ``ismcts:200`` (simulations per
-move), ``ppo:runs/onefifty_v0/final_model.zip`` (model file), ``rllib:CHECKPOINT`` or
+move), ``ppo:runs/onefifty_v0/final_model.zip`` (model file), ``ppo:pretrained`` (the
+policy shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
 ``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
 """
 
