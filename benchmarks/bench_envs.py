@@ -271,10 +271,15 @@ def main(argv: list[str] | None = None) -> dict:
         "settings": {"seconds": args.seconds, "repeats": args.repeats, "seeding": "once per run",
                      "python": platform.python_version(), "versions": versions},
     }
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=2)
+    write_json(args.json, result)
     return result
+
+
+def write_json(path: str | None, result: dict) -> None:
+    """Write ``result`` to ``path`` (the ``--json`` option), if one was given."""
+    if path:
+        with open(path, "w") as f:
+            json.dump(result, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import platform
 import sys
 import time
@@ -36,7 +35,7 @@ import numpy as np
 import cardenv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_envs import play_random  # the same loop as bench_envs.py's env() rows
+from bench_envs import play_random, write_json  # the same loop as bench_envs.py's env() rows
 
 # Player counts measured per ruleset: 3, 4 and 6 where the rules allow, and 8 for kaboom.
 PLAYER_COUNTS = {"onefifty_v0": (3, 4, 6), "cut_v0": (3, 4, 6), "kaboom_v0": (3, 4, 6, 8), "carte_v0": (3, 4, 6)}
@@ -139,9 +138,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(markdown(rows))
     result = {"python": platform.python_version(), "versions": versions, "seconds": args.seconds,
               "repeats": args.repeats, "rows": rows}
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=2)
+    write_json(args.json, result)
     return result
 
 

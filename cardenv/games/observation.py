@@ -125,22 +125,25 @@ class RecentEventRows:
             return
         if seen > len(events) or (seen and events[seen - 1] is not self.last_event):
             self._forget()
-            seen = self._start_of_newest(events)
-        for event in events[seen:]:
-            code = self.encode(event)
-            if code is not None:
-                self._push(event.clock, code)
+            coded = self._newest_coded(events)
+        else:
+            coded = [(event.clock, code) for event in events[seen:] if (code := self.encode(event)) is not None]
+        for clock, code in coded:
+            self._push(clock, code)
         self.seen = len(events)
         self.last_event = events[-1] if events else None
 
-    def _start_of_newest(self, events: list) -> int:
-        """Index from which ``events`` hold the capacity + 1 newest shown events."""
-        wanted, index = self.capacity + 1, len(events)
-        while index and wanted:
-            index -= 1
-            if self.encode(events[index]) is not None:
-                wanted -= 1
-        return index
+    def _newest_coded(self, events: list) -> list[tuple[int, tuple]]:
+        """``(clock, code)`` of the capacity + 1 newest shown events (all if fewer), oldest first."""
+        coded: list[tuple[int, tuple]] = []
+        for event in reversed(events):
+            code = self.encode(event)
+            if code is not None:
+                coded.append((event.clock, code))
+                if len(coded) == self.capacity + 1:
+                    break
+        coded.reverse()
+        return coded
 
     def _push(self, clock: int, code: tuple[list[int], list[float]]) -> None:
         capacity, rows = self.capacity, self.rows
