@@ -4,6 +4,7 @@ cannot be loaded is skipped, not an error. No timing is asserted (only that play
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,29 @@ def test_players_benchmark_measures_every_player_count(tmp_path):
     assert out.read_text().startswith("{")
     with pytest.raises(SystemExit):
         players.main(["--only", "poker_v0"])
+
+
+def test_strength_table_fills_every_cell_and_keeps_finished_ones(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("strength_table", SCRIPT.parent / "strength_table.py")
+    strength = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strength)
+    out, tables = tmp_path / "strength.json", tmp_path / "strength.md"
+    argv = ["--rulesets", "onefifty_v0", "--games", "4", "--search-games", "4", "--budgets", "1", "2",
+            "--search", "candidate", "--env-arg", "single_round=True", "--json", str(out), "--markdown", str(tables)]
+    strength.main(argv)
+    results = json.loads(out.read_text())
+    agents = strength.agents_for("onefifty_v0", [1, 2])
+    assert agents[:5] == ["random", "random_no_call", "heuristic", "ismcts:1", "ismcts:2"]
+    assert strength.agents_for("kaboom_v0", [1, 2])[-1] == "ppo:pretrained"  # where one ships
+    fields = [a for a in agents if not a.startswith("ismcts")]
+    assert sorted(results) == sorted(strength.cell_key("onefifty_v0", c, f) for c in agents for f in fields)
+    for cell in results.values():
+        assert 0 <= cell["ci95"][0] <= cell["win_share"] <= cell["ci95"][1] <= 1
+        assert cell["command"].endswith("--seed 0 --env-arg single_round=True")
+    assert "| heuristic | " in tables.read_text()
+
+    def no_more_games(*args, **kwargs):
+        raise AssertionError("a finished cell was played again")
+
+    monkeypatch.setattr(strength, "run_tournament", no_more_games)
+    strength.main(argv)

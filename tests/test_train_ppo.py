@@ -34,7 +34,10 @@ def test_short_training_run_saves_a_loadable_model(tmp_path):
     for name in ("final_model.zip", "learning_curve.png", "eval.json", "eval_table.txt", "eval_history.csv",
                  "monitor.csv", "logs/progress.csv"):
         assert (out / name).exists(), name
-    assert list((out / "checkpoints").glob("model_*.zip"))
+    checkpoints = list((out / "checkpoints").glob("model_*_steps.zip"))
+    assert checkpoints
+    assert make_agent(f"ppo:{checkpoints[0]}", ruleset_info("onefifty_v0", single_round=True, max_turns_per_round=60),
+                      np.random.default_rng(0)).guide is None  # a checkpoint carries its metadata, so it plays
     evaluations = json.loads((out / "eval.json").read_text())
     assert [e["field"][0] for e in evaluations] == ["random_no_call", "heuristic"]
 
@@ -72,10 +75,13 @@ def test_a_run_folder_is_not_overwritten_silently_and_a_run_resumes(tmp_path):
     model = tmp_path / "run" / "final_model.zip"
     # The model says what it was trained on, so evaluating it needs no --env-arg.
     assert model_metadata(str(model)) == {"ruleset": "onefifty_v0",
-                                          "env_kwargs": {"single_round": True, "max_turns_per_round": 60}}
+                                          "env_kwargs": {"single_round": True, "max_turns_per_round": 60},
+                                          "guide": None}
     assert "data" in zipfile.ZipFile(model).namelist()
     with pytest.raises(FileExistsError, match="--resume.*--overwrite"):
         train(config)
+    with pytest.raises(ValueError, match="was trained without a guide; --guide must match it"):
+        train(_short(tmp_path, total_timesteps=2048, n_envs=1, resume=True, guide="heuristic"))
     summary = train(_short(tmp_path, total_timesteps=2048, n_envs=1, eval_every=0, checkpoint_every=0,
                            final_eval_fields=("random_no_call",), final_eval_games=4, resume=True))
     assert summary["timesteps"] >= 2048
@@ -143,3 +149,127 @@ def test_an_exported_policy_plays_as_the_trained_one_and_is_smaller(tmp_path):
                           masked_probabilities(after, observation["observation"], observation["action_mask"]))
     agent = make_agent(f"ppo:{exported}", info, np.random.default_rng(0))  # the metadata came along
     assert agent.model is not None
+
+
+def _untrained_guided_model(ruleset: str, path, guide_weight: float = 4.0, **env_kwargs):
+    from sb3_contrib import MaskablePPO
+
+    from cardenv.train.guided_policy import GuidedMaskablePolicy
+    from cardenv.train.single_seat import SingleSeatEnv
+    from cardenv.train.trainer import save_model
+
+    env = SingleSeatEnv(ruleset, "random_no_call", env_kwargs, guide="heuristic")
+    model = MaskablePPO(GuidedMaskablePolicy, env, policy_kwargs={"guide_weight": guide_weight}, device="cpu", seed=0)
+    save_model(model, path, {"ruleset": ruleset, "env_kwargs": env_kwargs, "guide": "heuristic"})
+    return model
+
+
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0"])
+def test_an_untrained_guided_policy_plays_exactly_as_its_guide(ruleset, tmp_path):
+    """The action net starts near zero, so the guide's weight decides every argmax: the
+    same seeded games as the heuristic itself, decision for decision. With weight 0 the
+    policy is the network alone and the games differ."""
+    from cardenv.eval.tournament import run_tournament
+
+    def games(candidate):
+        result = run_tournament(ruleset, candidate, ["heuristic"], 4, seed=3)
+        return [(o.final_scores, o.candidate_points, o.steps) for o in result.outcomes]
+
+    _untrained_guided_model(ruleset, tmp_path / "guided.zip")
+    _untrained_guided_model(ruleset, tmp_path / "unguided.zip", guide_weight=0.0)
+    assert games(f"ppo:{tmp_path / 'guided.zip'}") == games("heuristic")
+    assert games(f"ppo:{tmp_path / 'unguided.zip'}") != games("heuristic")
+
+
+def test_the_guided_observation_ends_with_the_guides_choice():
+    from cardenv.train.single_seat import SingleSeatEnv
+
+    env = SingleSeatEnv("onefifty_v0", "random_no_call", guide="heuristic", seat=0)
+    size = env.info.layout.size
+    observation, _ = env.reset(seed=4)
+    assert observation.shape == env.observation_space.shape == (size + len(env.info.action_table),)
+    terminated = truncated = False
+    decisions = 0
+    while not (terminated or truncated):
+        assert env.observation_space.contains(observation)
+        one_hot = observation[size:]
+        assert one_hot.sum() == 1.0 and env.action_masks()[int(np.argmax(one_hot))]
+        assert np.array_equal(observation[:size], env.env.observe(env.env.possible_agents[0])["observation"])
+        observation, _, terminated, truncated, _ = env.step(int(np.argmax(one_hot)))
+        decisions += 1
+    assert not observation[size:].any()  # no decision after the game: no guide
+    assert decisions > 10
+
+
+def test_a_guided_run_records_its_guide_and_its_snapshots_play_guided(tmp_path):
+    from cardenv.agents.ppo import PolicyPoolAgent, model_metadata
+
+    train(_short(tmp_path, guide="heuristic", opponent="selfplay", snapshot_every=1024, eval_every=0,
+                 checkpoint_every=1024, final_eval_fields=("heuristic",)))
+    model = tmp_path / "run" / "final_model.zip"
+    assert model_metadata(str(model))["guide"] == "heuristic"
+    assert model_metadata(str(next((tmp_path / "run" / "checkpoints").glob("*.zip"))))["guide"] == "heuristic"
+    info = ruleset_info("onefifty_v0", single_round=True, max_turns_per_round=60)
+    agent = make_agent(f"ppo:{model}", info, np.random.default_rng(0))
+    assert agent.guide is not None and agent.guide.spec == "heuristic"
+    pool = PolicyPoolAgent(info, np.random.default_rng(1))
+    for snapshot in sorted((tmp_path / "run" / "snapshots").glob("snapshot_*.zip")):
+        pool.add_snapshot(str(snapshot))
+    others = [make_agent("heuristic", info, np.random.default_rng(s)) for s in (2, 3)]
+    env = make_raw_env("onefifty_v0", single_round=True, max_turns_per_round=60)
+    assert play_game(env, [agent, pool, *others], seed=0) > 0
+    assert pool._current.guide is not None
+
+
+def _compare_numpy_actor_with_torch(model, positions) -> int:
+    from cardenv.agents.ppo import NumpyActor, masked_probabilities
+
+    actor = NumpyActor.from_model(model)
+    assert actor is not None
+    for vector, mask in positions:
+        expected = masked_probabilities(model, vector, mask)
+        got = actor.probabilities(vector, mask)
+        np.testing.assert_allclose(got, expected, atol=2e-6)
+        assert np.array_equal(got > 0, mask > 0) and int(np.argmax(got)) == int(np.argmax(expected))
+    return len(positions)
+
+
+def _random_play_positions(env, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(observation, mask) of ``count`` learner decisions of a single-seat env under random play."""
+    rng = np.random.default_rng(seed)
+    positions = []
+    vector, _ = env.reset(seed=seed)
+    while len(positions) < count:
+        mask = env.action_masks()
+        positions.append((vector, mask.astype(np.int8)))
+        vector, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            vector, _ = env.reset()
+    return positions
+
+
+@pytest.mark.parametrize("ruleset", shipped_rulesets())
+def test_the_numpy_actor_matches_torch_on_played_positions(ruleset):
+    """The agent's numpy forward pass against the policy's own torch distribution."""
+    from cardenv.agents.ppo import load_model, model_metadata
+    from cardenv.agents.pretrained import pretrained_model_path
+    from cardenv.train.single_seat import SingleSeatEnv
+
+    path = pretrained_model_path(ruleset)
+    model = load_model(path)
+    env = SingleSeatEnv(ruleset, "random_no_call", guide=model_metadata(path).get("guide"))
+    assert _compare_numpy_actor_with_torch(model, _random_play_positions(env, 150, seed=1)) == 150
+
+
+def test_the_numpy_actor_adds_the_guide_term(tmp_path):
+    import torch
+
+    from cardenv.train.single_seat import SingleSeatEnv
+
+    model = _untrained_guided_model("onefifty_v0", tmp_path / "guided.zip", single_round=True)
+    with torch.no_grad():
+        for parameter in model.policy.action_net.parameters():
+            parameter.add_(0.5 * torch.randn_like(parameter))  # a network that competes with the guide
+        model.policy.guide_weight.fill_(1.5)
+    env = SingleSeatEnv("onefifty_v0", "random_no_call", {"single_round": True}, guide="heuristic")
+    assert _compare_numpy_actor_with_torch(model, _random_play_positions(env, 100, seed=5)) == 100

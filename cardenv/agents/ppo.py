@@ -2,8 +2,10 @@
 only when one is built).
 
 ``PPOAgent`` plays one model, from a file or already loaded; by default it takes the
-most likely legal action. ``PolicyPoolAgent`` (self-play opponents) holds a pool of
-frozen snapshots, picks one per game and samples its actions. Sampling uses the agent's
+most likely legal action. A model trained with a guide (``cardenv train --guide``; the
+model file records it) gets its guided observation (:mod:`cardenv.agents.guide`).
+``PolicyPoolAgent`` (self-play opponents) holds a pool of frozen snapshots, picks one
+per game and samples its actions. Sampling uses the agent's
 own seeded generator, never torch's.
 """
 
@@ -14,7 +16,7 @@ from collections import OrderedDict
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo, uniform_choice
-
+from cardenv.agents.guide import Guide, guided_size
 
 METADATA_NAME = "cardenv.json"
 """A file inside a saved model's zip: the ruleset and env options it was trained on."""
@@ -42,7 +44,8 @@ def load_model(path: str):
 
 
 def masked_probabilities(model, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The policy's action probabilities with the mask applied (zero where illegal)."""
+    """The policy's action probabilities with the mask applied (zero where illegal),
+    computed by torch: the reference :class:`NumpyActor` is checked against."""
     import torch
 
     policy = model.policy
@@ -54,28 +57,94 @@ def masked_probabilities(model, observation: np.ndarray, mask: np.ndarray) -> np
     return probs / probs.sum()
 
 
-def _check_model_fits(model, info: RulesetInfo, where: str) -> None:
-    expected = (info.layout.size,)
+class NumpyActor:
+    """A MaskablePPO policy's actor (flatten, MLP, action layer, and a guided policy's
+    guide term) as numpy matrix products, for one decision at a time: a torch call per
+    decision costs several times the arithmetic at these sizes. ``from_model`` returns
+    None for a policy of another shape (the agent then asks torch)."""
+
+    _ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
+
+    def __init__(self, layers: list, guide_weight: float | None):
+        self.layers = layers  # ("linear", weight transposed, bias) or ("activation", function)
+        self.guide_weight = guide_weight
+
+    @classmethod
+    def from_model(cls, model) -> NumpyActor | None:
+        from stable_baselines3.common.torch_layers import FlattenExtractor
+        from torch import nn
+
+        policy = model.policy
+        if not isinstance(policy.pi_features_extractor, FlattenExtractor):
+            return None
+        layers = []
+        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
+            if isinstance(module, nn.Linear):
+                layers.append(("linear", module.weight.detach().numpy().T.copy(), module.bias.detach().numpy().copy()))
+            elif type(module).__name__ in cls._ACTIVATIONS:
+                layers.append(("activation", cls._ACTIVATIONS[type(module).__name__]))
+            else:
+                return None
+        weight = getattr(policy, "guide_weight", None)
+        return cls(layers, None if weight is None else float(weight.detach()))
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        x = np.asarray(observation, dtype=np.float32)
+        for kind, *parts in self.layers:
+            x = x @ parts[0] + parts[1] if kind == "linear" else parts[0](x)
+        if self.guide_weight is not None:
+            x = x + np.float32(self.guide_weight) * np.asarray(observation[-len(x):], dtype=np.float32)
+        return x
+
+    def probabilities(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Softmax over the legal actions (zero elsewhere), in float64."""
+        logits = self.logits(observation).astype(np.float64)
+        legal = mask > 0
+        logits = np.where(legal, logits - logits[legal].max(), -np.inf)
+        weights = np.exp(logits)
+        return weights / weights.sum()
+
+
+def _check_model_fits(model, info: RulesetInfo, where: str, guide: str | None) -> None:
+    expected = (guided_size(info, guide),)
     if tuple(model.observation_space.shape) != expected or model.action_space.n != len(info.action_table):
+        guided = f" (guided by {guide})" if guide else ""
         raise ValueError(
             f"{where} was trained for observations {tuple(model.observation_space.shape)} and "
-            f"{model.action_space.n} actions, but {info.name} with {info.env_kwargs or 'default options'} has "
-            f"{expected} and {len(info.action_table)}"
+            f"{model.action_space.n} actions, but {info.name} with {info.env_kwargs or 'default options'}{guided} "
+            f"has {expected} and {len(info.action_table)}"
         )
 
 
 class PPOAgent(Agent):
     name = "ppo"
 
-    def __init__(self, info: RulesetInfo, rng: np.random.Generator, model, deterministic: bool = True):
+    def __init__(self, info: RulesetInfo, rng: np.random.Generator, model, deterministic: bool = True,
+                 guide: str | None = None):
+        """``model``: a file (its recorded guide is used) or a loaded model (``guide`` says
+        which agent guided it, if one did)."""
         super().__init__(info, rng)
+        if isinstance(model, str):
+            guide = (model_metadata(model) or {}).get("guide")
         self.model = load_model(model) if isinstance(model, str) else model
-        _check_model_fits(self.model, info, model if isinstance(model, str) else "the model")
+        _check_model_fits(self.model, info, model if isinstance(model, str) else "the model", guide)
         self.deterministic = deterministic
+        # The guide shares this agent's generator, so reseeding the agent reseeds it.
+        self.guide = Guide(guide, info, rng) if guide else None
+        self.actor = NumpyActor.from_model(self.model)
+
+    def reset(self) -> None:
+        super().reset()
+        if self.guide is not None:
+            self.guide.reset()
 
     def choose(self, observation, state, seat) -> int:
         mask = observation["action_mask"]
-        probs = masked_probabilities(self.model, observation["observation"], mask)
+        vector = observation["observation"] if self.guide is None else self.guide.observe(observation, state, seat)
+        if self.actor is None:
+            probs = masked_probabilities(self.model, vector, mask)
+        else:
+            probs = self.actor.probabilities(vector, mask)
         if self.deterministic:
             return int(np.argmax(probs))
         return int(self.rng.choice(len(probs), p=probs))
@@ -91,7 +160,7 @@ class PolicyPoolAgent(Agent):
         super().__init__(info, rng)
         self.pool_size = pool_size
         self.snapshots: list[str] = []
-        self._models: OrderedDict[str, object] = OrderedDict()
+        self._models: OrderedDict[str, PPOAgent] = OrderedDict()
         self._current = None
 
     def add_snapshot(self, path: str) -> None:
@@ -105,12 +174,11 @@ class PolicyPoolAgent(Agent):
         if self.snapshots:
             path = self.snapshots[int(self.rng.integers(len(self.snapshots)))]
             if path not in self._models:
-                self._models[path] = load_model(path)
+                self._models[path] = PPOAgent(self.info, self.rng, path, deterministic=False)
             self._current = self._models[path]
+            self._current.reset()
 
     def choose(self, observation, state, seat) -> int:
-        mask = observation["action_mask"]
         if self._current is None:
-            return uniform_choice(mask, self.rng)
-        probs = masked_probabilities(self._current, observation["observation"], mask)
-        return int(self.rng.choice(len(probs), p=probs))
+            return uniform_choice(observation["action_mask"], self.rng)
+        return self._current.choose(observation, state, seat)

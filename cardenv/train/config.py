@@ -44,6 +44,10 @@ class TrainConfig:
                                   "checkpoint up to --total-timesteps")
     overwrite: bool = _option(False, "replace a run already in the output folder")
     env_kwargs: dict = _option({}, "env options (--env-arg KEY=VALUE)", cli=False)
+    guide: str = _option("", "an agent spec (e.g. heuristic) whose choice the policy sees as a one-hot and adds, "
+                             "times a learned weight, to its logits: training refines that agent's play "
+                             "(empty: no guide)")
+    guide_weight: float = _option(4.0, "guide: the weight's starting value")
     # MaskablePPO
     learning_rate: float = _option(3e-4, "Adam learning rate")
     n_steps: int = _option(256, "steps per env per rollout")
@@ -51,6 +55,7 @@ class TrainConfig:
     n_epochs: int = _option(5, "passes over each rollout")
     gamma: float = _option(0.995, "discount factor")
     gae_lambda: float = _option(0.95, "GAE lambda")
+    clip_range: float = _option(0.2, "PPO clipping of the probability ratio")
     ent_coef: float = _option(0.01, "entropy bonus")
     net_arch: tuple[int, ...] = _option((64, 64), "hidden layer sizes of the policy and value networks")
     # self-play
@@ -131,6 +136,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
             parse_spec(spec)
     for spec in config.final_eval_fields:
         parse_spec(spec)
+    if config.guide:
+        parse_spec(config.guide)
     return config
 
 

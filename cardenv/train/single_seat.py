@@ -13,6 +13,9 @@ The learner's seat rotates per episode (episode ``e`` after a seeded reset uses 
 MaskablePPO. An action outside the mask ends the episode (terminated) with
 ``illegal_reward`` for the learner and ``info["illegal_action"]`` set — PettingZoo's
 classic convention, and what lets unmasked code (gymnasium's ``check_env``) run.
+
+With ``guide`` (an agent spec such as ``"heuristic"``) the learner's observation ends
+with the one-hot of the action that agent would take (:mod:`cardenv.agents.guide`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import numpy as np
 from gymnasium import spaces
 
 from cardenv.agents.base import Agent, RulesetInfo, observation_for
+from cardenv.agents.guide import Guide
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 
 
@@ -39,6 +43,7 @@ class SingleSeatEnv(gym.Env):
         agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent] = make_agent,
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
+        guide: str | None = None,
     ):
         env_kwargs = dict(env_kwargs or {})
         self.ruleset = ruleset
@@ -57,7 +62,11 @@ class SingleSeatEnv(gym.Env):
         self._ended_by_illegal_action = False
         placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
         self.opponents = [agent_factory(spec, self.info, placeholder) for spec in specs]
-        self.observation_space = spaces.Box(self.info.layout.low(), self.info.layout.high(), (self.info.layout.size,), np.float32)
+        self.guide = Guide(guide, self.info, np.random.default_rng(0)) if guide else None
+        low, high = self.info.layout.low(), self.info.layout.high()
+        if self.guide is not None:
+            low, high = self.guide.low_high(low, high)
+        self.observation_space = spaces.Box(low, high, low.shape, np.float32)
         self.action_space = spaces.Discrete(len(self.info.action_table))
         self.learner_seat = 0
         self._episode = 0
@@ -76,6 +85,9 @@ class SingleSeatEnv(gym.Env):
         for agent in self.opponents:
             agent.reseed(int(self.np_random.integers(2**63)))
             agent.reset()
+        if self.guide is not None:
+            self.guide.agent.reseed(int(self.np_random.integers(2**63)))
+            self.guide.reset()
         self._ended_by_illegal_action = False
         self.env.reset(seed=int(self.np_random.integers(2**31)), options=options)
         self._play_others()
@@ -135,7 +147,13 @@ class SingleSeatEnv(gym.Env):
         return reward
 
     def _observation(self) -> np.ndarray:
-        return self.env.observe(self.env.possible_agents[self.learner_seat])["observation"]
+        observation = self.env.observe(self.env.possible_agents[self.learner_seat])
+        if self.guide is None:
+            return observation["observation"]
+        state = self.env.game
+        if self._ended_by_illegal_action or state.current_player != self.learner_seat:
+            observation["action_mask"] = np.zeros_like(observation["action_mask"])  # no decision: no guide
+        return self.guide.observe(observation, state, self.learner_seat)
 
     # --- self-play support -------------------------------------------------------------
     def add_snapshot(self, path: str) -> None:

@@ -25,7 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cardenv.agents.registry import make_agent
+from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
+from cardenv.agents.registry import make_agent, ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament
 from cardenv.train.config import SELFPLAY, TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
@@ -41,13 +42,15 @@ def _opponent_factory(pool_size: int, spec, info, rng):
     return make_agent(spec, info, rng)
 
 
-def make_training_env(ruleset: str, opponent, env_kwargs: dict, pool_size: int, single_thread: bool):
+def make_training_env(ruleset: str, opponent, env_kwargs: dict, pool_size: int, single_thread: bool,
+                      guide: str | None = None):
     """One single-seat env (module-level, so SubprocVecEnv can pickle its constructor)."""
     if single_thread:
         import torch
 
         torch.set_num_threads(1)  # worker processes: one core each, no oversubscription
-    return SingleSeatEnv(ruleset, opponent, env_kwargs, agent_factory=partial(_opponent_factory, pool_size))
+    return SingleSeatEnv(ruleset, opponent, env_kwargs, agent_factory=partial(_opponent_factory, pool_size),
+                         guide=guide)
 
 
 SUBPROC_MIN_CORES = 4  # vec_env="auto" runs the envs in subprocesses from this many usable cores
@@ -70,6 +73,7 @@ def train(config: TrainConfig) -> dict:
     started = time.perf_counter()
     out = Path(config.resolved_output_dir())
     resume_from = prepare_output_dir(out, config)
+    guide = config.guide or None
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     cores = usable_cores()
     # Subprocesses pay only when the env workers do not compete with the learner for
@@ -82,28 +86,31 @@ def train(config: TrainConfig) -> dict:
     torch.set_num_threads(1)
     opponents = config.opponent_specs()
     env_fns = [partial(make_training_env, config.ruleset, opponents, config.env_kwargs, config.pool_size,
-                       use_subproc) for _ in range(config.n_envs)]
+                       use_subproc, guide) for _ in range(config.n_envs)]
     vec_env = SubprocVecEnv(env_fns) if use_subproc else DummyVecEnv(env_fns)
     vec_env = VecMonitor(vec_env, filename=str(out / "monitor.csv"), info_keywords=("win_share",))
     vec_env.seed(config.seed)
 
     if resume_from is None:
+        policy, policy_kwargs = "MlpPolicy", {"net_arch": list(config.net_arch)}
+        if guide:
+            from cardenv.train.guided_policy import GuidedMaskablePolicy
+
+            policy, policy_kwargs["guide_weight"] = GuidedMaskablePolicy, config.guide_weight
         model = MaskablePPO(
-            "MlpPolicy", vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
+            policy, vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
             batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
-            ent_coef=config.ent_coef, policy_kwargs={"net_arch": list(config.net_arch)}, seed=config.seed,
+            clip_range=config.clip_range, ent_coef=config.ent_coef, policy_kwargs=policy_kwargs, seed=config.seed,
             device="cpu", verbose=0,
         )
     else:
         model = MaskablePPO.load(str(resume_from), env=vec_env, device="cpu")
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
-    metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs}
+    metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs, "guide": guide}
 
     def learner_factory(spec, info, rng):
         if spec == LEARNER:
-            from cardenv.agents.ppo import PPOAgent
-
-            return PPOAgent(info, rng, model)
+            return PPOAgent(info, rng, model, guide=guide)
         return make_agent(spec, info, rng)
 
     eval_history: list[dict] = read_eval_history(out / "eval_history.csv") if resume_from else []
@@ -173,8 +180,16 @@ def train(config: TrainConfig) -> dict:
         # with two threads against 399 with one.
         callbacks.append(UpdateThreads())
     if config.checkpoint_every > 0:
-        callbacks.append(CheckpointCallback(max(1, config.checkpoint_every // config.n_envs), str(out / "checkpoints"),
-                                            name_prefix="model"))
+        class Checkpoints(CheckpointCallback):
+            """SB3's checkpoints, saved with ``cardenv.json`` so that they play as agents."""
+
+            def _on_step(self) -> bool:
+                if self.n_calls % self.save_freq == 0:
+                    save_model(self.model, Path(self._checkpoint_path(extension="zip")), metadata)
+                return True
+
+        callbacks.append(Checkpoints(max(1, config.checkpoint_every // config.n_envs), str(out / "checkpoints"),
+                                     name_prefix="model"))
     if SELFPLAY in ([opponents] if isinstance(opponents, str) else opponents):
         callbacks.insert(0, SelfPlaySnapshots())
     start_timesteps = model.num_timesteps
@@ -246,6 +261,11 @@ def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
             checkpoints[-1] if checkpoints else None)
         if resume_from is None:
             raise FileNotFoundError(f"--resume: {out} has neither final_model.zip nor a checkpoint")
+        trained_guide = (model_metadata(str(resume_from)) or {}).get("guide")
+        if trained_guide != (config.guide or None):
+            raise ValueError(f"--resume: {resume_from} was trained "
+                             f"{f'with --guide {trained_guide}' if trained_guide else 'without a guide'}; "
+                             f"--guide must match it, got {config.guide or 'none'!r}")
         if (out / "monitor.csv").exists():
             part = len(list(out.glob("monitor.*.csv"))) + 1
             (out / "monitor.csv").rename(out / f"monitor.{part}.csv")
@@ -256,8 +276,6 @@ def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
 def save_model(model, path: Path, metadata: dict) -> None:
     """``model.save`` plus ``cardenv.json`` (what the model was trained on) in the zip."""
     import zipfile
-
-    from cardenv.agents.ppo import METADATA_NAME
 
     model.save(str(path))
     with zipfile.ZipFile(path, "a") as archive:
@@ -272,8 +290,6 @@ def export_policy(model_path: str | Path, out_path: str | Path) -> None:
     import zipfile
 
     from sb3_contrib import MaskablePPO
-
-    from cardenv.agents.ppo import METADATA_NAME
 
     model = MaskablePPO.load(str(model_path), device="cpu")
     model.policy.optimizer.state.clear()
@@ -296,46 +312,57 @@ def _write_eval_history(path: Path, history: list[dict]) -> None:
         writer.writerows(history)
 
 
-def read_monitor(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """Cumulative learner steps and return of every training episode, in order of ending
-    (with the parts ``monitor.N.csv`` of a resumed run before ``path``)."""
+def read_monitor(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cumulative learner steps, return and win share of every training episode, in
+    order of ending (with the parts ``monitor.N.csv`` of a resumed run before ``path``)."""
     parts = sorted(path.parent.glob("monitor.*.csv"), key=lambda p: int(p.suffixes[0][1:]))
-    lengths, returns = [], []
+    lengths, returns, shares = [], [], []
     for part in [*parts, path]:
         with open(part) as f:
             next(f)  # the JSON header line VecMonitor writes
             for row in csv.DictReader(f):
                 lengths.append(int(row["l"]))
                 returns.append(float(row["r"]))
-    return np.cumsum(lengths), np.array(returns)
+                shares.append(float(row.get("win_share") or 0.0))
+    return np.cumsum(lengths), np.array(returns), np.array(shares)
+
+
+def _running_mean(values: np.ndarray, window: int) -> np.ndarray:
+    return np.convolve(values, np.ones(window) / window, mode="valid")
 
 
 def plot_learning_curve(monitor_path: Path, eval_history: list[dict], png_path: Path, config: TrainConfig) -> Path:
+    """Top: the return of every training game. Bottom: the learner's win share in its
+    training games against its opponents (running mean) and the periodic evaluations
+    against random_no_call, with their 95% intervals."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    steps, returns = read_monitor(monitor_path)
+    steps, returns, shares = read_monitor(monitor_path)
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    guided = f", guided by {config.guide}" if config.guide else ""
+    top.set_title(f"MaskablePPO on {config.ruleset} vs {config.opponent}{guided}")
     if len(returns):
         window = max(1, min(200, len(returns) // 10))
-        smooth = np.convolve(returns, np.ones(window) / window, mode="valid")
         top.plot(steps, returns, ".", alpha=0.15, markersize=2, label="episode return")
-        top.plot(steps[window - 1:], smooth, label=f"mean of {window} episodes")
+        top.plot(steps[window - 1:], _running_mean(returns, window), label=f"mean of {window} episodes")
         top.legend()
+        window = max(1, min(1000, len(shares) // 10))
+        bottom.plot(steps[window - 1:], _running_mean(shares, window),
+                    label=f"win share in training games vs {config.opponent} (mean of {window})")
     top.set_ylabel("learner's return per game")
-    top.set_title(f"MaskablePPO on {config.ruleset} vs {config.opponent}")
     if eval_history:
         x = [e["timesteps"] for e in eval_history]
         bottom.plot(x, [e["win_share"] for e in eval_history], "o-", label="win share vs 3 × random_no_call")
         bottom.fill_between(x, [e["ci_low"] for e in eval_history], [e["ci_high"] for e in eval_history], alpha=0.2,
                             label="95% Wilson interval")
-        bottom.axhline(1 / SingleSeatEnv(config.ruleset, "random", config.env_kwargs).info.num_players, ls="--",
-                       color="gray", label="equal share")
-        bottom.legend()
+    bottom.axhline(1 / ruleset_info(config.ruleset, **config.env_kwargs).num_players, ls="--", color="gray",
+                   label="equal share")
+    bottom.legend()
     bottom.set_xlabel("learner steps")
-    bottom.set_ylabel(f"win share ({config.eval_games} games)")
+    bottom.set_ylabel("win share")
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
     plt.close(fig)

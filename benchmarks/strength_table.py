@@ -1,0 +1,133 @@
+"""How strong every agent is against fields of every other: one table per ruleset.
+
+Each cell is one candidate against three copies (``num_players - 1``) of a field agent,
+seat-rotated, with the win share and its 95% Wilson interval (``cardenv eval``'s
+tournament, so a cell can be rerun with the command printed beside the table). The
+agents: random, random_no_call, heuristic, ismcts at two budgets, and the shipped
+pretrained policy where the ruleset has one.
+
+    python benchmarks/strength_table.py --rulesets onefifty_v0 --games 400 --search-games 40 \\
+        --budgets 10 30 --workers 2 --json strength.json --markdown strength.md
+
+Cells with ismcts on either side play ``--search-games`` games (search costs seconds
+per decision; ``--search candidate`` leaves out fields of three searchers, ``--search
+none`` leaves ismcts out); the others ``--games``. Results are written to ``--json`` after every
+cell, and a rerun with the same ``--json`` keeps the cells already there (same games,
+seed and options), so a long table can be built in several sittings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from cardenv.agents.pretrained import shipped_rulesets
+from cardenv.agents.registry import ruleset_info, rulesets
+from cardenv.eval.tournament import run_tournament
+from cardenv.train.config import parse_env_args
+
+CHEAP_AGENTS = ("random", "random_no_call", "heuristic")
+
+
+def agents_for(ruleset: str, budgets: list[int], search: bool = True) -> list[str]:
+    agents = [*CHEAP_AGENTS, *(f"ismcts:{b}" for b in budgets if search)]
+    if ruleset in shipped_rulesets():
+        agents.append("ppo:pretrained")
+    return agents
+
+
+def cell_key(ruleset: str, candidate: str, field: str) -> str:
+    return f"{ruleset} | {candidate} | {field}"
+
+
+def fmt(share: float, low: float, high: float) -> str:
+    return f"{share:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def markdown(results: dict, ruleset: str, agents: list[str], env_kwargs: dict) -> str:
+    n = ruleset_info(ruleset, **env_kwargs).num_players
+    caption = (f"Win share of the row's agent against {n - 1} × the column's agent (fair share {1 / n:.2f}), "
+               "95% Wilson interval; games per cell in the last table.")
+    lines = [f"### {ruleset}", "", caption, "",
+             "| candidate \\ field | " + " | ".join(agents) + " |",
+             "|---|" + "---|" * len(agents)]
+    for candidate in agents:
+        cells = []
+        for field in agents:
+            r = results.get(cell_key(ruleset, candidate, field))
+            cells.append(fmt(r["win_share"], *r["ci95"]) if r else "–")
+        lines.append(f"| {candidate} | " + " | ".join(cells) + " |")
+    lines += ["", "| candidate \\ field (games, seconds) | " + " | ".join(agents) + " |",
+              "|---|" + "---|" * len(agents)]
+    for candidate in agents:
+        cells = []
+        for field in agents:
+            r = results.get(cell_key(ruleset, candidate, field))
+            cells.append(f"{r['games']}, {r['seconds']:.0f} s" if r else "–")
+        lines.append(f"| {candidate} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rulesets", nargs="+", default=rulesets(), choices=rulesets())
+    p.add_argument("--games", type=int, default=400, help="games per cell without search")
+    p.add_argument("--search-games", type=int, default=40, help="games per cell with ismcts on either side")
+    p.add_argument("--budgets", type=int, nargs=2, default=[10, 30], help="the two ismcts budgets (simulations)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
+                   help="env option for every game, e.g. single_round=True (repeatable)")
+    p.add_argument("--search", choices=("all", "candidate", "none"), default="all",
+                   help="ismcts in rows and columns (all), in rows only (candidate: no field of three searchers), "
+                        "or not at all (none)")
+    p.add_argument("--json", help="results file, read first (cells already there are kept) and written after each cell")
+    p.add_argument("--markdown", help="write the tables here")
+    args = p.parse_args(argv)
+    env_kwargs = parse_env_args(args.env_arg)
+    options = "".join(f" --env-arg {pair}" for pair in args.env_arg)
+
+    results: dict = {}
+    if args.json and Path(args.json).exists():
+        results = json.loads(Path(args.json).read_text())
+    for ruleset in args.rulesets:
+        agents = agents_for(ruleset, args.budgets, args.search != "none")
+        for candidate in agents:
+            for field in agents:
+                searching = candidate.startswith("ismcts") or field.startswith("ismcts")
+                if field.startswith("ismcts") and args.search != "all" or (
+                        candidate.startswith("ismcts") and args.search == "none"):
+                    continue
+                games = args.search_games if searching else args.games
+                key = cell_key(ruleset, candidate, field)
+                done = results.get(key)
+                if (done and done["games_asked"] == games and done["seed"] == args.seed
+                        and done["env_kwargs"] == env_kwargs):
+                    continue
+                started = time.perf_counter()
+                r = run_tournament(ruleset, candidate, [field], games, seed=args.seed, env_kwargs=env_kwargs,
+                                   workers=args.workers)
+                results[key] = {"ruleset": ruleset, "candidate": candidate, "field": field, "games": r.games,
+                                "games_asked": games, "seed": args.seed, "env_kwargs": env_kwargs, "win_share": r.win_share, "ci95": list(r.win_share_ci95),
+                                "points_per_round": r.mean_points_per_round,
+                                "seconds": time.perf_counter() - started,
+                                "command": f"cardenv eval {ruleset} --agent {candidate} --field {field} "
+                                           f"--games {games} --seed {args.seed}{options}"}
+                print(f"{key}: {fmt(r.win_share, *r.win_share_ci95)} ({r.games} games, "
+                      f"{results[key]['seconds']:.0f} s)", flush=True)
+                if args.json:
+                    Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+    tables = "\n".join(markdown(results, ruleset, agents_for(ruleset, args.budgets, args.search != "none"),
+                               env_kwargs) for ruleset in args.rulesets)
+    command = " ".join(["python benchmarks/strength_table.py", *(sys.argv[1:] if argv is None else argv)])
+    tables = f"<!-- generated by: {command} -->\n\n{tables}"
+    print(tables)
+    if args.markdown:
+        Path(args.markdown).write_text(tables)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""A guide: another agent's choice, appended to the observation as a one-hot (torch-free).
+
+A guided policy (``cardenv train --guide heuristic``) sees the env's observation
+followed by one entry per action: 1 at the action the guide agent would take from the
+same observation, 0 elsewhere (all 0 when the seat has no decision). Its action logits
+add a learned weight times that one-hot (:mod:`cardenv.train.guided_policy`), so training
+starts from the guide's play and learns where to deviate from it — the residual-policy
+idea. The guide sees exactly what the policy sees: it is part of the policy's
+observation processing, never a source of hidden information.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cardenv.agents.base import Agent, RulesetInfo
+
+
+class Guide:
+    """Builds the guided observation for one seat; ``reset`` before every game."""
+
+    def __init__(self, spec: str, info: RulesetInfo, rng: np.random.Generator):
+        from cardenv.agents.registry import make_agent
+
+        self.spec = spec
+        self.agent: Agent = make_agent(spec, info, rng)
+        self.base_size = info.layout.size
+        self.num_actions = len(info.action_table)
+
+    @property
+    def size(self) -> int:
+        """Length of a guided observation."""
+        return self.base_size + self.num_actions
+
+    def reset(self) -> None:
+        self.agent.reset()
+
+    def low_high(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The bounds of a guided observation, from those of the env's."""
+        return (np.concatenate([low, np.zeros(self.num_actions, low.dtype)]),
+                np.concatenate([high, np.ones(self.num_actions, high.dtype)]))
+
+    def observe(self, observation: dict[str, np.ndarray], state, seat: int) -> np.ndarray:
+        """The env's observation vector followed by the one-hot of the guide's choice
+        (zeros when no action is legal: not this seat's turn, or the game is over)."""
+        guided = np.zeros(self.size, dtype=np.float32)
+        guided[:self.base_size] = observation["observation"]
+        if observation["action_mask"].any():
+            guided[self.base_size + self.agent.act(observation, state, seat)] = 1.0
+        return guided
+
+
+def guided_size(info: RulesetInfo, guide: str | None) -> int:
+    """Observation length a policy with (or without) a guide expects."""
+    return info.layout.size + (len(info.action_table) if guide else 0)
