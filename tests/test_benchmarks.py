@@ -104,14 +104,18 @@ def test_strength_table_fills_every_cell_and_keeps_finished_ones(tmp_path, monke
     spec.loader.exec_module(strength)
     out, tables = tmp_path / "strength.json", tmp_path / "strength.md"
     argv = ["--rulesets", "onefifty_v0", "--games", "4", "--search-games", "4", "--budgets", "1", "2",
-            "--search", "candidate", "--env-arg", "single_round=True", "--json", str(out), "--markdown", str(tables)]
+            "--search", "candidate", "--env-arg", "single_round=True", "--skip", "ismcts:2 vs random*",
+            "--cell-games", "* vs heuristic=8", "--json", str(out), "--markdown", str(tables)]
     strength.main(argv)
     results = json.loads(out.read_text())
     agents = strength.agents_for("onefifty_v0", [1, 2])
     assert agents[:5] == ["random", "random_no_call", "heuristic", "ismcts:1", "ismcts:2"]
     assert strength.agents_for("kaboom_v0", [1, 2])[-1] == "ppo:pretrained"  # where one ships
     fields = [a for a in agents if not a.startswith("ismcts")]
-    assert sorted(results) == sorted(strength.cell_key("onefifty_v0", c, f) for c in agents for f in fields)
+    assert sorted(results) == sorted(strength.cell_key("onefifty_v0", c, f) for c in agents for f in fields
+                                     if not (c == "ismcts:2" and f.startswith("random")))
+    assert {cell["games"] for cell in results.values() if cell["field"] == "heuristic"} == {8}
+    assert {cell["games"] for cell in results.values() if cell["field"] != "heuristic"} == {4}
     for cell in results.values():
         assert 0 <= cell["ci95"][0] <= cell["win_share"] <= cell["ci95"][1] <= 1
         assert cell["command"].endswith("--seed 0 --env-arg single_round=True")

@@ -36,6 +36,8 @@ USER_ERRORS = [
     (["train", "onefifty_v0", "--vec-env", "fast"], "argument --vec-env: invalid choice: 'fast'"),
     (["train", "onefifty_v0", "--opponent", "heuristic,random"], "--opponent needs one spec or 3"),
     (["train", "onefifty_v0", "--opponent", "heurstic"], "unknown agent 'heurstic'"),
+    (["train", "onefifty_v0", "--guide", "heurstic"], "unknown agent 'heurstic'"),
+    (["train", "onefifty_v0", "--clip-range", "0"], "clip_range must be a finite number greater than 0, got 0"),
     (["train", "onefifty_v0", "--env-arg", "memory=total"], "memory must be one of"),
     (["replay", "/nonexistent/game.json"], "cannot read game record"),
     (["replay", "/nonexistent/game.json", "--viewer", "player_1", "--omniscient"], "not allowed with argument"),

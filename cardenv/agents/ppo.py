@@ -5,8 +5,8 @@ only when one is built).
 most likely legal action. A model trained with a guide (``cardenv train --guide``; the
 model file records it) gets its guided observation (:mod:`cardenv.agents.guide`).
 ``PolicyPoolAgent`` (self-play opponents) holds a pool of frozen snapshots, picks one
-per game and samples its actions. Sampling uses the agent's
-own seeded generator, never torch's.
+per game and samples its actions. Sampling uses the agent's own seeded generator, never
+torch's.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def load_model(path: str):
 
 def masked_probabilities(model, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The policy's action probabilities with the mask applied (zero where illegal),
-    computed by torch: the reference :class:`NumpyActor` is checked against."""
+    computed by torch (the reference the tests check :class:`NumpyActor` against)."""
     import torch
 
     policy = model.policy
@@ -122,7 +122,8 @@ class PPOAgent(Agent):
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, model, deterministic: bool = True,
                  guide: str | None = None):
         """``model``: a file (its recorded guide is used) or a loaded model (``guide`` says
-        which agent guided it, if one did)."""
+        which agent guided it, if one did). The agent copies the policy's weights when it
+        is made: an agent of a model that goes on training plays the weights of then."""
         super().__init__(info, rng)
         if isinstance(model, str):
             guide = (model_metadata(model) or {}).get("guide")

@@ -80,6 +80,8 @@ class TrainConfig:
                           ("eval_games", 1), ("final_eval_games", 1), ("pool_size", 1), ("snapshot_every", 1),
                           ("eval_every", 0), ("checkpoint_every", 0)):
             validation.integer(name, getattr(self, name), low)
+        validation.real("clip_range", self.clip_range, 0, low_inclusive=False)
+        validation.real("guide_weight", self.guide_weight)
 
     def resolved_output_dir(self) -> str:
         return self.output_dir.format(ruleset=self.ruleset)
