@@ -55,23 +55,17 @@ def markdown(results: dict, ruleset: str, agents: list[str], env_kwargs: dict) -
     n = ruleset_info(ruleset, **env_kwargs).num_players
     caption = (f"Win share of the row's agent against {n - 1} × the column's agent (fair share {1 / n:.2f}), "
                "95% Wilson interval; games per cell in the last table.")
+
+    def matrix(corner: str, text) -> list[str]:
+        lines = [f"| {corner} | " + " | ".join(agents) + " |", "|---|" + "---|" * len(agents)]
+        for candidate in agents:
+            cells = [results.get(cell_key(ruleset, candidate, field)) for field in agents]
+            lines.append(f"| {candidate} | " + " | ".join(text(r) if r else "–" for r in cells) + " |")
+        return lines
+
     lines = [f"### {ruleset}", "", caption, "",
-             "| candidate \\ field | " + " | ".join(agents) + " |",
-             "|---|" + "---|" * len(agents)]
-    for candidate in agents:
-        cells = []
-        for field in agents:
-            r = results.get(cell_key(ruleset, candidate, field))
-            cells.append(fmt(r["win_share"], *r["ci95"]) if r else "–")
-        lines.append(f"| {candidate} | " + " | ".join(cells) + " |")
-    lines += ["", "| candidate \\ field (games, seconds) | " + " | ".join(agents) + " |",
-              "|---|" + "---|" * len(agents)]
-    for candidate in agents:
-        cells = []
-        for field in agents:
-            r = results.get(cell_key(ruleset, candidate, field))
-            cells.append(f"{r['games']}, {r['seconds']:.0f} s" if r else "–")
-        lines.append(f"| {candidate} | " + " | ".join(cells) + " |")
+             *matrix("candidate \\ field", lambda r: fmt(r["win_share"], *r["ci95"])), "",
+             *matrix("candidate \\ field (games, seconds)", lambda r: f"{r['games']}, {r['seconds']:.0f} s")]
     return "\n".join(lines) + "\n"
 
 

@@ -26,11 +26,7 @@ class Guide:
         self.agent: Agent = make_agent(spec, info, rng)
         self.base_size = info.layout.size
         self.num_actions = len(info.action_table)
-
-    @property
-    def size(self) -> int:
-        """Length of a guided observation."""
-        return self.base_size + self.num_actions
+        self.size = guided_size(info, spec)  # length of a guided observation
 
     def reset(self) -> None:
         self.agent.reset()

@@ -86,6 +86,10 @@ class TrainConfig:
     def resolved_output_dir(self) -> str:
         return self.output_dir.format(ruleset=self.ruleset)
 
+    def guide_spec(self) -> str | None:
+        """The guide's agent spec, or None without one."""
+        return self.guide or None
+
     def opponent_specs(self) -> str | list[str]:
         """The opponent spec for every other seat, or the list of one per other seat."""
         return self.opponent.split(",") if "," in self.opponent else self.opponent

@@ -73,7 +73,7 @@ def train(config: TrainConfig) -> dict:
     started = time.perf_counter()
     out = Path(config.resolved_output_dir())
     resume_from = prepare_output_dir(out, config)
-    guide = config.guide or None
+    guide = config.guide_spec()
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     cores = usable_cores()
     # Subprocesses pay only when the env workers do not compete with the learner for
@@ -262,7 +262,7 @@ def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
         if resume_from is None:
             raise FileNotFoundError(f"--resume: {out} has neither final_model.zip nor a checkpoint")
         trained_guide = (model_metadata(str(resume_from)) or {}).get("guide")
-        if trained_guide != (config.guide or None):
+        if trained_guide != config.guide_spec():
             raise ValueError(f"--resume: {resume_from} was trained "
                              f"{f'with --guide {trained_guide}' if trained_guide else 'without a guide'}; "
                              f"--guide must match it, got {config.guide or 'none'!r}")
