@@ -60,7 +60,7 @@ def _search(info, env, misleading_prior: str, simulations: int = 150, seed: int 
     agent = ISMCTSAgent(info, np.random.default_rng(seed), simulations=simulations)
     agent.reset()
     bad = info.action_table.from_name(misleading_prior)
-    agent.root_heuristic.act = lambda observation, state, seat: bad
+    agent.root_prior.act = lambda observation, state, seat: bad
     seat = env.game.current_player
     return info.action_table.name(agent.act(env.observe(env.possible_agents[seat]), env.game, seat))
 
@@ -94,3 +94,80 @@ def test_completes_a_multi_step_match_that_empties_the_hand_despite_the_prior():
     env.step(info.action_table.from_name(first))
     other = "match select slot 1" if first.endswith("0") else "match select slot 0"
     assert _search(info, env, "match confirm") == other
+
+
+# --- a policy as the prior (ismcts:N@ppo:MODEL) --------------------------------------------
+def test_policy_prior_mixes_the_policys_probabilities_with_the_uniform():
+    info = ruleset_info("onefifty_v0")
+    env = make_raw_env("onefifty_v0")
+    env.reset(seed=3)
+    agent = make_agent("ismcts:1@ppo:pretrained", info, np.random.default_rng(0))
+    assert isinstance(agent, ISMCTSAgent) and agent.prior_spec == "ppo:pretrained"
+    seat = env.game.current_player
+    observation = env.observe(env.possible_agents[seat])
+    policy = make_agent("ppo:pretrained", info, np.random.default_rng(0))
+    expected = policy.probabilities(observation, env.game, seat)
+    move, probabilities = agent._ask_prior(agent.root_prior, observation, env.game, seat)
+    np.testing.assert_allclose(probabilities, expected)
+    assert move == int(np.argmax(expected)) == policy.act(observation, env.game, seat)
+    legal = np.flatnonzero(observation["action_mask"]).tolist()
+    from cardenv.agents.ismcts import _InfoSetNode
+
+    node = _InfoSetNode(legal, move, 0.5, probabilities)
+    assert sorted(node.prior) == legal
+    assert sum(node.prior.values()) == pytest.approx(1.0)
+    for action in legal:
+        assert node.prior[action] == pytest.approx(0.5 * expected[action] + 0.5 / len(legal))
+
+
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0"])
+def test_policy_prior_plays_legal_reproducible_games(ruleset):
+    n = ruleset_info(ruleset).num_players
+    specs = ["ismcts:4@ppo:pretrained"] + ["heuristic"] * (n - 1)
+    first = _play(ruleset, specs, 11, single_round=True).describe_events(None)
+    assert first == _play(ruleset, specs, 11, single_round=True).describe_events(None)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("ismcts:5@random", "the ismcts prior must be heuristic or a ppo model"),
+    ("ismcts:5@ismcts:3", "the ismcts prior must be heuristic or a ppo model"),
+    ("ismcts:5@ppo:no_such_model.zip", "ppo model file 'no_such_model.zip' does not exist"),
+    ("ismcts:@heuristic", "ismcts simulations must be an integer of at least 1, got ''"),
+    ("ismcts:5@", "unknown agent ''"),
+])
+def test_bad_prior_specs_are_refused_in_one_line(spec, message):
+    from cardenv.agents.registry import parse_spec
+
+    with pytest.raises(ValueError, match=message) as caught:
+        parse_spec(spec)
+    assert "\n" not in str(caught.value)
+
+
+def test_heuristic_prior_spelled_out_is_the_default():
+    info = ruleset_info("onefifty_v0")
+    state = _play("onefifty_v0", ["ismcts:4@heuristic"] + ["heuristic"] * 3, 7, single_round=True)
+    assert state.describe_events(None) == _play("onefifty_v0", ["ismcts:4"] + ["heuristic"] * 3, 7,
+                                                  single_round=True).describe_events(None)
+    assert make_agent("ismcts:4@heuristic", info, np.random.default_rng(0)).prior_spec == "heuristic"
+
+
+def test_policy_prior_plays_the_searchers_seat_in_the_rollouts():
+    info = ruleset_info("onefifty_v0")
+    env = make_raw_env("onefifty_v0")
+    env.reset(seed=5)
+    assert make_agent("ismcts:2", info, np.random.default_rng(0)).rollout_self is None  # heuristic everywhere
+    agent = make_agent("ismcts:6@ppo:pretrained", info, np.random.default_rng(0))
+    agent.reset()
+    seats_played = []
+    choose = agent.rollout_self.choose
+
+    def spy(observation, state, seat):
+        seats_played.append(seat)
+        return choose(observation, state, seat)
+
+    agent.rollout_self.choose = spy
+    while len(env.game.legal_actions()) == 1:
+        env.step(env.game.legal_actions()[0])
+    seat = env.game.current_player
+    agent.act(env.observe(env.possible_agents[seat]), env.game, seat)
+    assert seats_played and set(seats_played) == {seat}

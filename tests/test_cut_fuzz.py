@@ -122,12 +122,15 @@ def play_fuzzed_game(seed: int, per_step=None, observe: bool = True) -> Recordin
 
 
 NUM_GAMES = 2000
+FUZZ_CHUNKS = 2  # in two tests, so that pytest-xdist can spread them over cores
 
 
-def test_fuzz_full_games():
+@pytest.mark.parametrize("chunk", range(FUZZ_CHUNKS))
+def test_fuzz_full_games(chunk):
     reasons: dict[str, int] = {}
     kinds: dict[str, int] = {}
-    for seed in range(NUM_GAMES):
+    games = NUM_GAMES // FUZZ_CHUNKS
+    for seed in range(chunk * games, (chunk + 1) * games):
         # Invariants after every step of every game; observations on every fourth game.
         state = play_fuzzed_game(seed, observe=seed % 4 == 1)
         for result in state.round_results:

@@ -189,9 +189,14 @@ def _check_coverage(stats, num_games, every_round_end: bool = True):
                                      "the turn cap was reached", "no card can be drawn"}, stats["reasons"]
 
 
-def test_fuzz_2000_full_games():
-    stats = _run(2000, deep=False)
-    _check_coverage(stats, 2000)
+FUZZ_CHUNKS = 2  # 2,000 games in two tests, so that pytest-xdist can spread them over cores
+
+
+@pytest.mark.parametrize("chunk", range(FUZZ_CHUNKS))
+def test_fuzz_2000_full_games(chunk):
+    games = 2000 // FUZZ_CHUNKS
+    stats = _run(games, deep=False, first_seed=chunk * games)
+    _check_coverage(stats, games)
     print(f"\nfuzz: {stats['games']} games, {stats['rounds']} rounds, {stats['steps']} steps in "
           f"{stats['seconds']:.1f}s; round ends {stats['reasons']}")
 

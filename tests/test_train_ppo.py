@@ -27,7 +27,12 @@ def _short(tmp_path, **overrides) -> TrainConfig:
 
 
 def test_short_training_run_saves_a_loadable_model(tmp_path):
+    import torch
+
+    validating = torch.distributions.Distribution._validate_args
     summary = train(_short(tmp_path))
+    # The run skips torch's distribution checks for speed, and puts the global setting back.
+    assert torch.distributions.Distribution._validate_args is validating
     out = tmp_path / "run"
     assert summary["timesteps"] >= 2048
     assert summary["steps_per_second"] > 0

@@ -14,8 +14,12 @@ a tree of the searching player's own *information sets* for the rest of its turn
   ``prior_weight`` of the prior mass, the other legal actions share the rest. With a
   small budget the search therefore plays the heuristic's move unless the simulations
   show another one doing better, instead of spreading two visits over fifteen actions.
+  Another agent can be the prior (``prior="ppo:pretrained"``, spec
+  ``ismcts:30@ppo:pretrained``): a policy's probabilities then get ``prior_weight`` of
+  the mass and the uniform the rest, and its most likely action breaks ties.
 * When the turn passes to another player (or the round ends), the heuristic finishes the
-  round in every seat (the rollout).
+  round in every seat (the rollout); with a policy prior, the policy plays the
+  searcher's seat there.
 
 The reward is the searcher's round result relative to the others: minus (its points
 added − the mean the others added) / 40. Calling END is judged by exactly this: a
@@ -36,7 +40,7 @@ import math
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo
-from cardenv.agents.registry import heuristic_class
+from cardenv.agents.registry import heuristic_class, make_agent
 from cardenv.games.base import CardGameState
 
 REWARD_SCALE = 40.0  # points; a typical swing of one round between players
@@ -48,17 +52,21 @@ class _InfoSetNode:
 
     __slots__ = ("visits", "value_sum", "prior", "default_prior", "total_visits", "total_value", "children")
 
-    def __init__(self, legal: list[int], heuristic_action: int | None, prior_weight: float):
+    def __init__(self, legal: list[int], prior_action: int | None, prior_weight: float,
+                 probabilities: np.ndarray | None = None):
         self.visits: dict[int, int] = {a: 0 for a in legal}
         self.value_sum: dict[int, float] = {a: 0.0 for a in legal}
         others = len(legal) - 1
-        if heuristic_action is None or others == 0:
+        if probabilities is not None:
+            self.default_prior = (1.0 - prior_weight) / len(legal)
+            self.prior = {a: prior_weight * float(probabilities[a]) + self.default_prior for a in legal}
+        elif prior_action is None or others == 0:
             self.default_prior = 1.0 / len(legal)
             self.prior = {a: self.default_prior for a in legal}
         else:
             self.default_prior = (1.0 - prior_weight) / others
             self.prior = {a: self.default_prior for a in legal}
-            self.prior[heuristic_action] = prior_weight
+            self.prior[prior_action] = prior_weight
         self.total_visits = 0
         self.total_value = 0.0
         self.children: dict[tuple[int, bytes], _InfoSetNode] = {}
@@ -69,42 +77,58 @@ class ISMCTSAgent(Agent):
     default_simulations = 100
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, simulations: int = default_simulations,
-                 exploration: float = 1.0, prior_weight: float = 0.5):
+                 exploration: float = 1.0, prior_weight: float = 0.5, prior: str = "heuristic"):
         super().__init__(info, rng)
         if simulations < 1:
             raise ValueError("ismcts needs at least one simulation per move")
         if not 0.0 < prior_weight < 1.0:
-            raise ValueError("prior_weight is the heuristic's share of the prior: between 0 and 1")
+            raise ValueError(f"prior_weight is the prior agent's share of the prior: between 0 and 1 "
+                             f"(exclusive), got {prior_weight!r}")
         self.simulations = simulations
         self.exploration = exploration
         self.prior_weight = prior_weight
+        self.prior_spec = prior
         self.observer = info.observer_class(info.config)
         self._buffer = self.observer.new_buffer()
-        heuristic = heuristic_class(info.name)
         # The root prior sees the real observations of the whole game (its memory matters
-        # under memory="none"); the others play inside determinized worlds.
-        self.root_heuristic = heuristic(info, rng)
-        self.node_heuristic = heuristic(info, rng)
+        # under memory="none"); the node prior judges the searcher's later decisions of the
+        # turn inside determinized worlds, from the searcher's own observation there.
+        self.root_prior = make_agent(prior, info, rng)
+        self.node_prior = make_agent(prior, info, rng)
+        heuristic = heuristic_class(info.name)
         self.rollout_agents = [heuristic(info, rng) for _ in range(info.num_players)]
+        # A policy prior also plays the searcher's own seat in the rollouts: an action is then
+        # judged by playing it and going on as the policy would (a policy-improvement step),
+        # not as the heuristic would.
+        self.rollout_self = make_agent(prior, info, rng) if hasattr(self.root_prior, "probabilities") else None
 
     def reset(self) -> None:
         super().reset()
-        self.root_heuristic.reset()
+        self.root_prior.reset()
+
+    @staticmethod
+    def _ask_prior(agent: Agent, observation, state, seat: int) -> tuple[int, np.ndarray | None]:
+        """The prior agent's move, and its action probabilities if it is a policy."""
+        probabilities = getattr(agent, "probabilities", None)
+        if probabilities is None:
+            return agent.act(observation, state, seat), None
+        probs = probabilities(observation, state, seat)
+        return int(np.argmax(probs)), probs
 
     def choose(self, observation, state: CardGameState | None, seat: int) -> int:
-        # The root heuristic sees every decision, forced ones included, as it would playing alone.
-        heuristic_action = self.root_heuristic.act(observation, state, seat)
+        # The root prior sees every decision, forced ones included, as it would playing alone.
+        prior_action, probabilities = self._ask_prior(self.root_prior, observation, state, seat)
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         if len(legal) == 1:
             return int(legal[0])
         if state is None:
             raise ValueError("the ismcts agent searches the rules engine: it needs the game state")
-        root = _InfoSetNode(legal, heuristic_action, self.prior_weight)
+        root = _InfoSetNode(legal, prior_action, self.prior_weight, probabilities)
         for done in range(self.simulations):
             self._simulate(root, state.sample_world(seat, self.rng), seat)
             if self._decided(root, self.simulations - done - 1):
                 break
-        return self._most_visited(root, heuristic_action)
+        return self._most_visited(root, prior_action)
 
     @staticmethod
     def _decided(root: _InfoSetNode, remaining: int) -> bool:
@@ -113,11 +137,11 @@ class ISMCTSAgent(Agent):
         return counts[0] - counts[1] > remaining
 
     @staticmethod
-    def _most_visited(root: _InfoSetNode, heuristic_action: int) -> int:
+    def _most_visited(root: _InfoSetNode, prior_action: int) -> int:
         def key(action: int):
             n = root.visits[action]
             mean = root.value_sum[action] / n if n else -math.inf
-            return (n, mean, action == heuristic_action, -action)
+            return (n, mean, action == prior_action, -action)
 
         return int(max(root.visits, key=key))
 
@@ -146,13 +170,14 @@ class ISMCTSAgent(Agent):
 
     def _new_node(self, world: CardGameState, seat: int) -> _InfoSetNode:
         legal = world.legal_actions()
-        heuristic_action = None
+        prior_action = probabilities = None
         if len(legal) > 1:
-            # The observation is the searcher's own: the same in every determinization of this node.
-            self.node_heuristic.start_round()
+            # The observation is the searcher's own: the same in every determinization of this
+            # node. The prior starts afresh here (reset), as it has not followed this world.
+            self.node_prior.reset()
             observation = {"observation": self._buffer, "action_mask": world.legal_action_mask()}
-            heuristic_action = int(self.node_heuristic.choose(observation, world, seat))
-        return _InfoSetNode(legal, heuristic_action, self.prior_weight)
+            prior_action, probabilities = self._ask_prior(self.node_prior, observation, world, seat)
+        return _InfoSetNode(legal, prior_action, self.prior_weight, probabilities)
 
     def _select(self, node: _InfoSetNode, legal: list[int]) -> int:
         """PUCT: mean value + exploration × prior × √(visits of the node) / (1 + visits of the action).
@@ -175,14 +200,19 @@ class ISMCTSAgent(Agent):
         return best
 
     def _rollout(self, world: CardGameState, round_index: int, seat: int) -> float:
-        """Finish the round with the heuristic in every seat; the searcher's reward."""
+        """Finish the round with the heuristic in every seat (a policy prior in the searcher's);
+        the searcher's reward."""
         for agent in self.rollout_agents:
             agent.start_round()
+        agents = self.rollout_agents
+        if self.rollout_self is not None:
+            self.rollout_self.reset()
+            agents = [self.rollout_self if player == seat else agent for player, agent in enumerate(agents)]
         while not world.is_terminal and world.round_index == round_index:
             player = world.current_player
             observation = {"observation": self.observer.observe(world, player, self._buffer),
                            "action_mask": world.legal_action_mask()}
-            world.apply(self.rollout_agents[player].choose(observation, world, player))
+            world.apply(agents[player].choose(observation, world, player))
         added = world.round_results[round_index].points_added
         n = len(added)
         others_mean = (sum(added) - added[seat]) / (n - 1)

@@ -139,13 +139,16 @@ class PPOAgent(Agent):
         if self.guide is not None:
             self.guide.reset()
 
-    def choose(self, observation, state, seat) -> int:
+    def probabilities(self, observation, state, seat) -> np.ndarray:
+        """The policy's probability of each action (zero where the mask forbids it)."""
         mask = observation["action_mask"]
         vector = observation["observation"] if self.guide is None else self.guide.observe(observation, state, seat)
         if self.actor is None:
-            probs = masked_probabilities(self.model, vector, mask)
-        else:
-            probs = self.actor.probabilities(vector, mask)
+            return masked_probabilities(self.model, vector, mask)
+        return self.actor.probabilities(vector, mask)
+
+    def choose(self, observation, state, seat) -> int:
+        probs = self.probabilities(observation, state, seat)
         if self.deterministic:
             return int(np.argmax(probs))
         return int(self.rng.choice(len(probs), p=probs))

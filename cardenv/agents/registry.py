@@ -6,8 +6,9 @@ one line in :data:`HEURISTICS`. Every other agent is generic: ``random`` and
 heuristic for rollouts, ``ppo`` a saved model.
 
 Agent specs are strings ``name`` or ``name:argument`` — ``ismcts:200`` (simulations per
-move), ``ppo:runs/onefifty_v0/final_model.zip`` (model file), ``ppo:pretrained`` (the
-policy shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
+move; ``ismcts:30@ppo:pretrained`` searches with the shipped policy as its prior),
+``ppo:runs/onefifty_v0/final_model.zip`` (model file), ``ppo:pretrained`` (the policy
+shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
 ``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
 """
 
@@ -106,7 +107,9 @@ def _make_heuristic(info, rng, argument):
 def _make_ismcts(info, rng, argument):
     from cardenv.agents.ismcts import ISMCTSAgent
 
-    return ISMCTSAgent(info, rng, simulations=int(argument) if argument else ISMCTSAgent.default_simulations)
+    simulations, _, prior = (argument or "").partition(PRIOR_SEPARATOR)
+    return ISMCTSAgent(info, rng, simulations=int(simulations) if simulations else ISMCTSAgent.default_simulations,
+                       prior=prior or "heuristic")
 
 
 def _make_ppo(info, rng, argument):
@@ -133,9 +136,11 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "ppo": _make_ppo,
     "rllib": _make_rllib,
 }
-AGENT_SPECS = ("random, random_no_call, heuristic, ismcts[:SIMULATIONS], ppo:MODEL.zip, ppo:pretrained, "
+AGENT_SPECS = ("random, random_no_call, heuristic, ismcts[:SIMULATIONS[@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
                "rllib:CHECKPOINT[#MODULE]")
 """The accepted agent specs, as a user reads them."""
+PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
+SEARCH_PRIORS = ("heuristic", "ppo")  # agents that can be a search's prior
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:
@@ -151,8 +156,16 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; agents are {AGENT_SPECS}")
     if name == "ismcts":
-        if sep and not (argument.isdigit() and int(argument) >= 1):
-            raise ValueError(f"ismcts simulations must be an integer of at least 1, got {argument!r} in {spec!r}")
+        simulations, has_prior, prior = argument.partition(PRIOR_SEPARATOR)
+        if sep and not (simulations.isdigit() and int(simulations) >= 1):
+            raise ValueError(f"ismcts simulations must be an integer of at least 1, got {simulations!r} in {spec!r}")
+        if has_prior:
+            prior_name, prior_argument = parse_spec(prior)
+            if prior_name not in SEARCH_PRIORS:
+                raise ValueError(f"the ismcts prior must be heuristic or a ppo model (as in "
+                                 f"'ismcts:30@ppo:pretrained'), got {prior!r} in {spec!r}")
+            if prior_name == "ppo":
+                argument = f"{simulations}{PRIOR_SEPARATOR}ppo:{prior_argument}"
     elif name == "ppo":
         if not argument:
             raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/onefifty_v0/final_model.zip', "
