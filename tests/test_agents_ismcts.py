@@ -103,6 +103,8 @@ def test_policy_prior_mixes_the_policys_probabilities_with_the_uniform():
     env.reset(seed=3)
     agent = make_agent("ismcts:1@ppo:pretrained", info, np.random.default_rng(0))
     assert isinstance(agent, ISMCTSAgent) and agent.prior_spec == "ppo:pretrained"
+    assert agent.prior_weight == 0.9  # a policy prior's default share; the heuristic's is 0.5
+    assert make_agent("ismcts:1", info, np.random.default_rng(0)).prior_weight == 0.5
     seat = env.game.current_player
     observation = env.observe(env.possible_agents[seat])
     policy = make_agent("ppo:pretrained", info, np.random.default_rng(0))
@@ -113,11 +115,11 @@ def test_policy_prior_mixes_the_policys_probabilities_with_the_uniform():
     legal = np.flatnonzero(observation["action_mask"]).tolist()
     from cardenv.agents.ismcts import _InfoSetNode
 
-    node = _InfoSetNode(legal, move, 0.5, probabilities)
+    node = _InfoSetNode(legal, move, agent.prior_weight, probabilities)
     assert sorted(node.prior) == legal
     assert sum(node.prior.values()) == pytest.approx(1.0)
     for action in legal:
-        assert node.prior[action] == pytest.approx(0.5 * expected[action] + 0.5 / len(legal))
+        assert node.prior[action] == pytest.approx(0.9 * expected[action] + 0.1 / len(legal))
 
 
 @pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0"])

@@ -16,7 +16,8 @@ a tree of the searching player's own *information sets* for the rest of its turn
   show another one doing better, instead of spreading two visits over fifteen actions.
   Another agent can be the prior (``prior="ppo:pretrained"``, spec
   ``ismcts:30@ppo:pretrained``): a policy's probabilities then get ``prior_weight`` of
-  the mass and the uniform the rest, and its most likely action breaks ties.
+  the mass (0.9 by default) and the uniform the rest, and its most likely action breaks
+  ties.
 * When the turn passes to another player (or the round ends), the heuristic finishes the
   round in every seat (the rollout); with a policy prior, the policy plays the
   searcher's seat there.
@@ -43,6 +44,11 @@ from cardenv.agents.base import Agent, RulesetInfo
 from cardenv.agents.registry import heuristic_class, make_agent
 from cardenv.games.base import CardGameState
 
+# The prior agent's share of the PUCT prior. A policy prior gets more: on onefifty_v0 at 10
+# simulations against 3 × heuristic (400 games), 0.9 won 0.339 and 0.5 won 0.273 (the
+# policy alone 0.314); with 0.5 the search left the policy on too little evidence.
+HEURISTIC_PRIOR_WEIGHT = 0.5
+POLICY_PRIOR_WEIGHT = 0.9
 REWARD_SCALE = 40.0  # points; a typical swing of one round between players
 GAME_END_WEIGHT = 2.0  # reward for winning the game outright, relative to the fair share
 
@@ -77,16 +83,15 @@ class ISMCTSAgent(Agent):
     default_simulations = 100
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, simulations: int = default_simulations,
-                 exploration: float = 1.0, prior_weight: float = 0.5, prior: str = "heuristic"):
+                 exploration: float = 1.0, prior_weight: float | None = None, prior: str = "heuristic"):
         super().__init__(info, rng)
         if simulations < 1:
             raise ValueError("ismcts needs at least one simulation per move")
-        if not 0.0 < prior_weight < 1.0:
+        if prior_weight is not None and not 0.0 < prior_weight < 1.0:
             raise ValueError(f"prior_weight is the prior agent's share of the prior: between 0 and 1 "
                              f"(exclusive), got {prior_weight!r}")
         self.simulations = simulations
         self.exploration = exploration
-        self.prior_weight = prior_weight
         self.prior_spec = prior
         self.observer = info.observer_class(info.config)
         self._buffer = self.observer.new_buffer()
@@ -95,12 +100,16 @@ class ISMCTSAgent(Agent):
         # turn inside determinized worlds, from the searcher's own observation there.
         self.root_prior = make_agent(prior, info, rng)
         self.node_prior = make_agent(prior, info, rng)
+        policy_prior = hasattr(self.root_prior, "probabilities")
+        if prior_weight is None:
+            prior_weight = POLICY_PRIOR_WEIGHT if policy_prior else HEURISTIC_PRIOR_WEIGHT
+        self.prior_weight = prior_weight
         heuristic = heuristic_class(info.name)
         self.rollout_agents = [heuristic(info, rng) for _ in range(info.num_players)]
         # A policy prior also plays the searcher's own seat in the rollouts: an action is then
         # judged by playing it and going on as the policy would (a policy-improvement step),
         # not as the heuristic would.
-        self.rollout_self = make_agent(prior, info, rng) if hasattr(self.root_prior, "probabilities") else None
+        self.rollout_self = make_agent(prior, info, rng) if policy_prior else None
 
     def reset(self) -> None:
         super().reset()
