@@ -11,7 +11,7 @@ a tree of the searching player's own *information sets* for the rest of its turn
   after a draw, each drawn card is its own node, so "swap into slot 2" is judged for the
   card actually drawn instead of averaged over every card the pile could give.
 * Selection is PUCT with the ruleset heuristic as the prior: the heuristic's choice gets
-  ``prior_weight`` of the prior mass, the other legal actions share the rest. With a
+  ``prior_weight`` (0.5 by default) of the prior mass, the other legal actions share the rest. With a
   small budget the search therefore plays the heuristic's move unless the simulations
   show another one doing better, instead of spreading two visits over fifteen actions.
   Another agent can be the prior (``prior="ppo:pretrained"``, spec
@@ -100,28 +100,27 @@ class ISMCTSAgent(Agent):
         # turn inside determinized worlds, from the searcher's own observation there.
         self.root_prior = make_agent(prior, info, rng)
         self.node_prior = make_agent(prior, info, rng)
-        policy_prior = hasattr(self.root_prior, "probabilities")
+        # A policy (ppo) gives probabilities; the heuristic only a move.
+        self.policy_prior = hasattr(self.root_prior, "probabilities")
         if prior_weight is None:
-            prior_weight = POLICY_PRIOR_WEIGHT if policy_prior else HEURISTIC_PRIOR_WEIGHT
+            prior_weight = POLICY_PRIOR_WEIGHT if self.policy_prior else HEURISTIC_PRIOR_WEIGHT
         self.prior_weight = prior_weight
         heuristic = heuristic_class(info.name)
         self.rollout_agents = [heuristic(info, rng) for _ in range(info.num_players)]
         # A policy prior also plays the searcher's own seat in the rollouts: an action is then
         # judged by playing it and going on as the policy would (a policy-improvement step),
         # not as the heuristic would.
-        self.rollout_self = make_agent(prior, info, rng) if policy_prior else None
+        self.rollout_self = make_agent(prior, info, rng) if self.policy_prior else None
 
     def reset(self) -> None:
         super().reset()
         self.root_prior.reset()
 
-    @staticmethod
-    def _ask_prior(agent: Agent, observation, state, seat: int) -> tuple[int, np.ndarray | None]:
+    def _ask_prior(self, agent: Agent, observation, state, seat: int) -> tuple[int, np.ndarray | None]:
         """The prior agent's move, and its action probabilities if it is a policy."""
-        probabilities = getattr(agent, "probabilities", None)
-        if probabilities is None:
+        if not self.policy_prior:
             return agent.act(observation, state, seat), None
-        probs = probabilities(observation, state, seat)
+        probs = agent.probabilities(observation, state, seat)
         return int(np.argmax(probs)), probs
 
     def choose(self, observation, state: CardGameState | None, seat: int) -> int:
