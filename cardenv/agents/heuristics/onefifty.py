@@ -101,12 +101,20 @@ class OneFiftyHeuristic(Agent):
         present = v["slot_present"] > 0.5
         shown = v["slot_known"] > 0.5
         knowers = v["slot_known_by"] > 0.5
-        rank = np.argmax(v["slot_rank"], axis=-1)
+        # An unshown slot has an all-zero rank one-hot and points 0.
+        rank = np.where(shown, np.argmax(v["slot_rank"], axis=-1), -1)
         points = np.rint(v["slot_points"] * self.points_scale).astype(np.int64)
-        still_valid = (present & (self.mem_rank >= 0) & knowers[:, :, 0]
-                       & np.all(knowers == self.mem_knowers, axis=-1))
-        self.mem_rank = np.where(shown, rank, np.where(still_valid, self.mem_rank, -1))
-        self.mem_points = np.where(self.mem_rank >= 0, np.where(shown, points, self.mem_points), 0)
+        # A card remembered but no longer shown is kept while it can still be located: same
+        # slot, still present, and the same players know it. Most decisions have none such
+        # (under memory="perfect" only a card that left the slot can be one), and then the
+        # memory is what the observation shows.
+        remembered = (self.mem_rank >= 0) & ~shown
+        if remembered.any():
+            still_valid = remembered & present & knowers[:, :, 0] & np.all(knowers == self.mem_knowers, axis=-1)
+            rank = np.where(still_valid, self.mem_rank, rank)
+            points = np.where(still_valid, self.mem_points, points)
+        self.mem_rank = rank
+        self.mem_points = points
         self.mem_knowers = knowers
         self._present = present
         self._shown = shown
