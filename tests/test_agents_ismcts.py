@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info, rulesets
+from cardenv.agents import ismcts
 from cardenv.agents.ismcts import ISMCTSAgent
 from cardenv.eval.tournament import play_game
 
@@ -160,6 +161,7 @@ def test_policy_prior_plays_the_searchers_seat_in_the_rollouts():
     assert make_agent("ismcts:2", info, np.random.default_rng(0)).rollout_self is None  # heuristic everywhere
     agent = make_agent("ismcts:6@ppo:pretrained", info, np.random.default_rng(0))
     agent.reset()
+    agent._foregone_conclusion = lambda root, legal: None  # the confident policy would settle it unsearched
     seats_played = []
     choose = agent.rollout_self.choose
 
@@ -173,3 +175,35 @@ def test_policy_prior_plays_the_searchers_seat_in_the_rollouts():
     seat = env.game.current_player
     agent.act(env.observe(env.possible_agents[seat]), env.game, seat)
     assert seats_played and set(seats_played) == {seat}
+
+
+# --- simulations that cannot change the move ------------------------------------------------
+@pytest.mark.parametrize("ruleset, simulations", [("cut_v0", 10), ("kaboom_v0", 10), ("onefifty_v0", 10)])
+def test_a_foregone_conclusion_is_the_move_the_full_search_makes(ruleset, simulations):
+    """Where the search skips its simulations (PUCT's choice cannot depend on the rollouts
+    before the search stops), running them all returns the same move, on any random numbers."""
+    info = ruleset_info(ruleset)
+    env = make_raw_env(ruleset)
+    players = [make_agent("heuristic", info, np.random.default_rng(seat)) for seat in range(info.num_players)]
+    searcher = ISMCTSAgent(info, np.random.default_rng(0), simulations=simulations)
+    env.reset(seed=3)
+    foregone = searched = 0
+    while not env.game.is_terminal and foregone < 12:
+        state, seat = env.game, env.game.current_player
+        observation = env.observe(env.possible_agents[seat])
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        if len(legal) > 1:
+            prior_action, probabilities = searcher._ask_prior(players[seat], observation, state, seat)
+            root = ismcts._InfoSetNode(legal, prior_action, searcher.prior_weight, probabilities)
+            conclusion = searcher._foregone_conclusion(root, legal)
+            if conclusion is not None:
+                foregone += 1
+                for trial in range(2):
+                    full = ISMCTSAgent(info, np.random.default_rng(100 + trial), simulations=simulations)
+                    full._foregone_conclusion = lambda root, legal: None
+                    full.root_prior.act = lambda observation, state, seat, action=prior_action: action
+                    assert full.choose(observation, state, seat) == conclusion
+            else:
+                searched += 1
+        env.step(players[seat].act(observation, state, seat))
+    assert foregone == 12 and searched > 0

@@ -31,7 +31,9 @@ When the round ends the game, what matters is the win, so a bonus for the win sh
 
 The most-visited root action is played. Budget: ``simulations`` per decision; forced
 moves use none, and the search stops early once no other action can overtake the most
-visited one in the simulations left.
+visited one in the simulations left. A decision whose simulations could not change the
+move (the prior's choice would get every visit until that early stop, whatever the
+rollouts return) is played without simulating.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ HEURISTIC_PRIOR_WEIGHT = 0.5
 POLICY_PRIOR_WEIGHT = 0.9
 REWARD_SCALE = 40.0  # points; a typical swing of one round between players
 GAME_END_WEIGHT = 2.0  # reward for winning the game outright, relative to the fair share
+# Smallest gap between two exploration terms that the (equal) means added to both cannot
+# close in floating point; closer ones are not taken as settled (rewards are a few units).
+FOREGONE_MARGIN = 1e-9
 
 
 class _InfoSetNode:
@@ -132,17 +137,55 @@ class ISMCTSAgent(Agent):
         if state is None:
             raise ValueError("the ismcts agent searches the rules engine: it needs the game state")
         root = _InfoSetNode(legal, prior_action, self.prior_weight, probabilities)
+        foregone = self._foregone_conclusion(root, legal)
+        if foregone is not None:
+            return foregone
         for done in range(self.simulations):
             self._simulate(root, state.sample_world(seat, self.rng), seat)
             if self._decided(root, self.simulations - done - 1):
                 break
         return self._most_visited(root, prior_action)
 
+    def _foregone_conclusion(self, root: _InfoSetNode, legal: list[int]) -> int | None:
+        """The action the search returns whatever its rollouts say, when there is one; else None.
+
+        While every visit is on one action, PUCT's choice between it and any other does not
+        depend on the rollout values: the visited action's mean is the node's mean, which is
+        also what an unvisited action is valued at (first-play urgency), so the means cancel
+        and only priors and visit counts are compared. When that comparison keeps choosing
+        one action until ``_decided`` would stop the search, the search plays that action,
+        and its simulations can be skipped: the same move, without drawing the random
+        numbers of the worlds and rollouts. It takes a confident prior over many legal
+        actions and a small budget: at 10 simulations, 70% of cut_v0's decisions (mostly
+        passing in match windows) and a third of onefifty_v0's; at 30, hardly any.
+        """
+        chosen = None
+        for done in range(self.simulations):
+            visits = done  # all of them on `chosen`
+            scale = self.exploration * math.sqrt(visits + 1)
+            bonus = [scale * root.prior[a] / (1 + visits if a == chosen else 1) for a in legal]
+            ranked = sorted(bonus, reverse=True)
+            # A near-tie could go either way once the (cancelling) means are added in floating
+            # point: then simulate.
+            if ranked[0] - ranked[1] <= FOREGONE_MARGIN:
+                return None
+            best = legal[bonus.index(ranked[0])]
+            if chosen is not None and best != chosen:
+                return None
+            chosen = best
+            if self._decided_by(visits + 1, 0, self.simulations - done - 1):
+                return chosen
+        return chosen
+
     @staticmethod
-    def _decided(root: _InfoSetNode, remaining: int) -> bool:
+    def _decided_by(leader: int, runner_up: int, remaining: int) -> bool:
+        return leader - runner_up > remaining
+
+    @classmethod
+    def _decided(cls, root: _InfoSetNode, remaining: int) -> bool:
         """No other action can reach the leader's visit count in ``remaining`` simulations."""
         counts = sorted(root.visits.values(), reverse=True)
-        return counts[0] - counts[1] > remaining
+        return cls._decided_by(counts[0], counts[1], remaining)
 
     @staticmethod
     def _most_visited(root: _InfoSetNode, prior_action: int) -> int:
