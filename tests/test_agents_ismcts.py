@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardenv.agents import make_agent, make_raw_env, ruleset_info, rulesets
-from cardenv.agents import ismcts
+from cardenv.agents import ismcts, make_agent, make_raw_env, ruleset_info, rulesets
 from cardenv.agents.ismcts import ISMCTSAgent
 from cardenv.eval.tournament import play_game
 
