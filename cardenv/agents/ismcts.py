@@ -159,9 +159,11 @@ class ISMCTSAgent(Agent):
         actions and a small budget: at 10 simulations, 70% of cut_v0's decisions (mostly
         passing in match windows) and a third of onefifty_v0's; at 30, hardly any.
         """
+        # Simulations until the early stop, were every one of them on the same action.
+        until_stop = next(n for n in range(1, self.simulations + 1)
+                          if self._decided_by(n, 0, self.simulations - n))
         chosen = None
-        for done in range(self.simulations):
-            visits = done  # all of them on `chosen`
+        for visits in range(until_stop):  # visits so far, all of them on `chosen`
             scale = self.exploration * math.sqrt(visits + 1)
             bonus = [scale * root.prior[a] / (1 + visits if a == chosen else 1) for a in legal]
             ranked = sorted(bonus, reverse=True)
@@ -173,8 +175,6 @@ class ISMCTSAgent(Agent):
             if chosen is not None and best != chosen:
                 return None
             chosen = best
-            if self._decided_by(visits + 1, 0, self.simulations - done - 1):
-                return chosen
         return chosen
 
     @staticmethod
