@@ -47,18 +47,35 @@ class Knowledge:
         self.clock += 1
         self.decided_at[player] = self.clock
 
+    # The rules pass one card, a short list of cards or a slice. numpy turns a list index
+    # into an array on every use, which costs more than writing a few cards one by one.
     def reveal(self, player: int, cards: int | Iterable[int]) -> None:
         """``player`` privately sees ``cards``."""
+        if isinstance(cards, (list, tuple)):
+            known, learned_at, clock = self.known[player], self.learned_at[player], self.clock
+            for card in cards:
+                known[card] = True
+                learned_at[card] = clock
+            return
         self.known[player, cards] = True
         self.learned_at[player, cards] = self.clock
 
     def reveal_to_all(self, cards: int | Iterable[int]) -> None:
         """``cards`` are shown face up to every player."""
+        if isinstance(cards, (list, tuple)):
+            if len(cards) <= 2:
+                for card in cards:
+                    self.known[:, card] = True
+                    self.learned_at[:, card] = self.clock
+                return
+            cards = np.array(cards, dtype=np.intp)
         self.known[:, cards] = True
         self.learned_at[:, cards] = self.clock
 
     def forget(self, cards: int | Iterable[int]) -> None:
         """``cards`` went back into a shuffled deck: nobody can locate them any more."""
+        if isinstance(cards, (list, tuple)):
+            cards = np.array(cards, dtype=np.intp)
         self.known[:, cards] = False
         self.learned_at[:, cards] = -1
 

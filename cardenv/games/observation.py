@@ -158,8 +158,9 @@ class RecentEventRows:
             rows[: len(rows) - keep] = 0
             self.first = len(rows) - keep
         self.first -= 1
-        columns, values = code
-        rows[self.first, columns] = values
+        row = rows[self.first]
+        for column, value in zip(*code):  # a few entries: cheaper one by one than as a fancy index
+            row[column] = value
 
     def count_since(self, clock: int) -> int:
         """How many shown events happened at ``clock`` or later (exact up to capacity + 1)."""
@@ -176,7 +177,8 @@ class TableObserver(Observer):
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_buffer", "_views", "_recent_events")
+    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_card_identities", "_card_knowers", "_buffer", "_views",
+               "_recent_events")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -230,16 +232,32 @@ class TableObserver(Observer):
         rank_weight = (1.0 / rank_copies[RANK_OF[types]]).astype(np.float32)
         suit_weight = np.where(is_standard, 1.0 / suit_copies[types & 3], 0.0).astype(np.float32)
         colour_weight = (1.0 / colour_copies[red]).astype(np.float32)
-        self._face_up_entries = []
+        face_up_entries = []
         for t in range(self.num_types):
             entries = [(column["event_face_up_rank"] + int(RANK_OF[t]), rank_weight[t])]
             if suit_weight[t]:
                 entries.append((column["event_face_up_suit"] + (t & 3), suit_weight[t]))
             if self.shows_colour:
                 entries.append((column["event_face_up_colour"] + int(IS_RED[t]), colour_weight[t]))
-            self._face_up_entries.append(tuple(entries))
+            face_up_entries.append(entries)
         self._face_up_of_one = [([column for column, _ in entries], [float(weight) for _, weight in entries])
-                                for entries in self._face_up_entries]
+                                for entries in face_up_entries]
+        self._face_up_columns = [[column for column, _ in entries] for entries in face_up_entries]
+        # Every card counted in one column weighs the same, so a column's float32 sum, card
+        # by card, depends only on how many cards it counts: entry k is that sum for k cards.
+        weight_of_column: dict[int, np.float32] = {}
+        cards_of_column: dict[int, int] = {}
+        for t, entries in enumerate(face_up_entries):
+            for face_column, weight in entries:
+                weight_of_column[face_column] = weight
+                cards_of_column[face_column] = cards_of_column.get(face_column, 0) + int(self.copies[t])
+        self._face_up_sums: dict[int, list[float]] = {}
+        for face_column, weight in weight_of_column.items():
+            sums, total = [0.0], np.float32(0)
+            for _ in range(cards_of_column[face_column]):
+                total = np.float32(total + weight)
+                sums.append(float(total))
+            self._face_up_sums[face_column] = sums
         # The slot pieces from one table with a row per card (and a last, all-zero row
         # for an empty slot): each piece is a run of columns of that row.
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
@@ -260,6 +278,9 @@ class TableObserver(Observer):
         identity[types, -1] = self._scaled_points[: self.num_types]
         self._identity_of_type = identity
         self._knowers_from = [np.array([(observer + k) % n for k in range(n)]) for observer in range(n)]
+        # The seats in row order: relative to each observer, absolute for None (the global state).
+        self._seats_from = {observer: [(observer + k) % n for k in range(n)] for observer in range(n)}
+        self._seats_from[None] = list(range(n))
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -270,6 +291,8 @@ class TableObserver(Observer):
         # A row per card, then the all-zero row that EMPTY (-1) indexes.
         self._card_rows = np.zeros((len(self.deck) + 1, self._card_row_width), dtype=np.float32)
         self._card_rows[:-1, 0] = 1  # slot_present
+        self._card_identities = self._card_rows[:-1, 1: self._known_by_column]
+        self._card_knowers = self._card_rows[:-1, self._known_by_column:]
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
         self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
@@ -418,15 +441,15 @@ class TableObserver(Observer):
         slot_cards = self._slot_cards
         slot_cards[:] = every_slot
         shown_cards = knowledge.shown_to(observer, config.memory)
-        card_rows = self._card_rows
         # An unshown card reads the identity table's last row (zeros).
-        np.take(self._identity_of_type, np.where(shown_cards, types, self.num_types), axis=0,
-                out=card_rows[:-1, 1: self._known_by_column])
+        self._identity_of_type.take(np.where(shown_cards, types, self.num_types), axis=0, out=self._card_identities)
         # Knowers seat-relative: column k is the player k seats after the observer.
-        card_rows[:-1, self._known_by_column:] = knowledge.known[self._knowers_from[observer]].T
-        self._buffer[self._slot_destinations] = card_rows[slot_cards].ravel()
+        self._card_knowers[:] = knowledge.known.take(self._knowers_from[observer], axis=0).T
+        self._buffer[self._slot_destinations] = self._card_rows[slot_cards].ravel()
 
-        accounted = shown_cards.copy()
+        # The accounted-for cards: those shown, and the top discard (face up, but under
+        # memory="none" not necessarily among the cards shown).
+        accounted = shown_cards
         top = table.top_discard
         if top is not None:
             top_type = types[top]
@@ -435,7 +458,9 @@ class TableObserver(Observer):
             if self.shows_colour:
                 v["top_discard_red"][0] = IS_RED[top_type]
             v["top_discard_points"][0] = points[top_type] / top_points
-            accounted[top] = True
+            if not shown_cards[top]:
+                accounted = shown_cards.copy()
+                accounted[top] = True
         me = state.current_player
         if me is not None and table.held[me]:
             v["drawn_card_present"][0] = 1
@@ -459,15 +484,15 @@ class TableObserver(Observer):
 
     def _fill_turn_pieces(self, state: CardGameState, observer: int | None, v: dict[str, np.ndarray]) -> None:
         config, table = self.config, state.table
-        n = config.num_players
         if state.caller is not None:
             v["caller"][self.seat_row(state.caller, observer)] = 1
-            v["final_turns_left"][0] = state.final_turns_left / (n - 1)
+            v["final_turns_left"][0] = state.final_turns_left / (config.num_players - 1)
         v["turns_in_round"][0] = state.turns_completed / config.max_turns_per_round
-        v["draw_pile_size"][0] = len(table.draw_pile) / len(self.deck)
-        v["discard_pile_size"][0] = len(table.discard_pile) / len(self.deck)
-        seats = range(n) if observer is None else [(observer + r) % n for r in range(n)]
-        v["scores"][:] = [state.scores[p] / config.target_score for p in seats]
+        deck_size = len(self.deck)
+        v["draw_pile_size"][0] = len(table.draw_pile) / deck_size
+        v["discard_pile_size"][0] = len(table.discard_pile) / deck_size
+        scores, target = state.scores, config.target_score
+        v["scores"][:] = [scores[p] / target for p in self._seats_from[observer]]
 
     def _fill_events(self, state: CardGameState, observer: int, v: dict[str, np.ndarray]) -> None:
         """The most recent public events into the ``event_*`` rows, newest first. Only
@@ -504,12 +529,13 @@ class TableObserver(Observer):
         if len(face_up) == 1:  # most events: the weights as they are
             face_columns, face_values = self._face_up_of_one[face_up[0]]
             return columns + face_columns, values + face_values
-        face: dict[int, np.float32] = {}
+        counts: dict[int, int] = {}
         for card_type in face_up:
-            for column, weight in self._face_up_entries[card_type]:
-                face[column] = face.get(column, np.float32(0)) + weight
-        columns += face
-        values += face.values()
+            for column in self._face_up_columns[card_type]:
+                counts[column] = counts.get(column, 0) + 1
+        sums = self._face_up_sums
+        columns += counts
+        values += [sums[column][count] for column, count in counts.items()]
         return columns, values
 
     # --- the global state -----------------------------------------------------------------

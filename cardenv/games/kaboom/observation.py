@@ -71,7 +71,7 @@ class KaboomObserver(TableObserver):
                     if decision is not None:
                         v["window_attempts"][decider, [slot for slot, _ in decision]] = 1
         # Only the acting player is ever part-way through building a snap.
-        if observer is None or state.current_player == observer:
+        if (observer is None or state.current_player == observer) and state.snap_selected:
             v["snap_selected"][state.snap_selected] = 1
         for seat, slot in state.power_picks:
             v["power_slots"][row(seat, observer), slot] = 1

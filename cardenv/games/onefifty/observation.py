@@ -38,7 +38,8 @@ class OneFiftyObserver(TableObserver):
     def _fill_ruleset_pieces(self, state: OneFiftyState, observer: int | None, views: dict[str, np.ndarray]) -> None:
         # Only the acting player is ever part-way through a match or a trade.
         if observer is None or state.current_player == observer:
-            views["match_selected"][state.selected] = 1
+            if state.selected:
+                views["match_selected"][state.selected] = 1
             if state.jack_slot >= 0:
                 views["jack_own_slot"][state.jack_slot] = 1
 
