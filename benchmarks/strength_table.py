@@ -3,8 +3,8 @@
 Each cell is one candidate against three copies (``num_players - 1``) of a field agent,
 seat-rotated, with the win share and its 95% Wilson interval (``cardenv eval``'s
 tournament, so a cell can be rerun with the command printed beside the table). The
-agents: random, random_no_call, heuristic, ismcts at two budgets, and the shipped
-pretrained policy where the ruleset has one.
+agents: random, random_no_call, heuristic, ismcts at each of ``--budgets``, and the
+shipped pretrained policy where the ruleset has one.
 
     python benchmarks/strength_table.py --rulesets onefifty_v0 --games 400 --search-games 40 \\
         --budgets 10 30 --workers 2 --json strength.json --markdown strength.md
@@ -74,7 +74,8 @@ def main(argv=None) -> None:
     p.add_argument("--rulesets", nargs="+", default=rulesets(), choices=rulesets())
     p.add_argument("--games", type=int, default=400, help="games per cell without search")
     p.add_argument("--search-games", type=int, default=40, help="games per cell with ismcts on either side")
-    p.add_argument("--budgets", type=int, nargs=2, default=[10, 30], help="the two ismcts budgets (simulations)")
+    p.add_argument("--budgets", type=int, nargs="+", default=[10, 30],
+                   help="ismcts budgets (simulations per decision), one agent each")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
