@@ -50,6 +50,10 @@ class Agent:
     # False for agents that read only the action mask: runners then skip building the
     # observation vector for them (see observation_for).
     needs_observation_vector = True
+    # False for agents that never read the recent-events pieces (``event_*``,
+    # ``events_dropped``): runners may then give them observations with those pieces
+    # left at zero, which are cheaper to build (see observation_for).
+    needs_recent_events = True
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
         self.info = info
@@ -97,8 +101,13 @@ def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> int:
 
 
 def observation_for(agent: Agent, env, seat: int) -> dict[str, np.ndarray | None]:
-    """What ``agent`` gets to act from at ``seat`` of a raw env: the env's observation, or
-    only the action mask (``"observation": None``) for an agent that needs no more."""
-    if agent.needs_observation_vector:
-        return env.observe(env.possible_agents[seat])
-    return {"observation": None, "action_mask": env.game.legal_action_mask()}
+    """What ``agent`` gets to act from at ``seat`` of a raw env: the env's observation;
+    without the recent events for an agent that does not read them; or only the action
+    mask (``"observation": None``) for an agent that needs no more."""
+    if not agent.needs_observation_vector:
+        return {"observation": None, "action_mask": env.game.legal_action_mask()}
+    if not agent.needs_recent_events:
+        # Built here, not through env.observe: the env keeps each seat's full observation.
+        return {"observation": env.observer.observe(env.game, seat, recent_events=False),
+                "action_mask": env.game.legal_action_mask()}
+    return env.observe(env.possible_agents[seat])

@@ -261,7 +261,8 @@ class ISMCTSAgent(Agent):
             agents = [self.rollout_self if player == seat else agent for player, agent in enumerate(agents)]
         while not world.is_terminal and world.round_index == round_index:
             player = world.current_player
-            observation = {"observation": self.observer.observe(world, player, self._buffer),
+            observation = {"observation": self.observer.observe(world, player, self._buffer,
+                                                                recent_events=agents[player].needs_recent_events),
                            "action_mask": world.legal_action_mask()}
             world.apply(agents[player].choose(observation, world, player))
         added = world.round_results[round_index].points_added

@@ -410,15 +410,20 @@ class TableObserver(Observer):
         None for the global state. ``self.seat_row(seat, observer)`` gives the row."""
 
     # --- observations ---------------------------------------------------------------------
-    def observe(self, state: CardGameState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Write ``observer``'s view of ``state`` into ``out`` (or a new array) and return it."""
-        self._fill(state, observer)
+    def observe(self, state: CardGameState, observer: int, out: np.ndarray | None = None,
+                recent_events: bool = True) -> np.ndarray:
+        """Write ``observer``'s view of ``state`` into ``out`` (or a new array) and return it.
+
+        ``recent_events=False`` leaves the recent-events pieces (``event_*`` and
+        ``events_dropped``) at zero: for agents that never read them
+        (``Agent.needs_recent_events``), which then cost a third less to observe."""
+        self._fill(state, observer, recent_events)
         if out is None:
             return self._buffer.copy()
         out[:] = self._buffer
         return out
 
-    def _fill(self, state: CardGameState, observer: int) -> None:
+    def _fill(self, state: CardGameState, observer: int, recent_events: bool = True) -> None:
         self._buffer[:] = 0
         v = self._views
         config = self.config
@@ -480,7 +485,8 @@ class TableObserver(Observer):
             v["accounted"][types[accounted]] = 1
         else:
             v["accounted"][:] = np.bincount(types[accounted], minlength=self.num_types) / self.copies
-        self._fill_events(state, observer, v)
+        if recent_events:
+            self._fill_events(state, observer, v)
 
     def _fill_turn_pieces(self, state: CardGameState, observer: int | None, v: dict[str, np.ndarray]) -> None:
         config, table = self.config, state.table

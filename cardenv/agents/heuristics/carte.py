@@ -56,6 +56,7 @@ def meld_value(meld: list[int]) -> tuple:
 class CarteHeuristic(Agent):
     name = "heuristic"
     call_kinds = ("carte",)
+    needs_recent_events = False  # it reads the hand, the melds and the piles
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
         super().__init__(info, rng)

@@ -34,6 +34,7 @@ _TYPE_RANK = RANK_OF[:NUM_STANDARD_TYPES]
 class OneFiftyHeuristic(Agent):
     name = "heuristic"
     call_kinds = ("call",)
+    needs_recent_events = False  # it keeps its own memory from the slot pieces
     type_points = _TYPE_POINTS  # points of each of the 52 card types under this ruleset
     type_rank = _TYPE_RANK  # rank of each of those card types
     points_scale = MAX_CARD_POINTS  # an observation's points piece × this = the points

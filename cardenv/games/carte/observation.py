@@ -171,8 +171,11 @@ class CarteObserver(Observer):
     # on: melds, piles, events) is large and changes only with public events: each seat
     # keeps its own tail and rewrites only the parts whose key changed. The engine keeps
     # the per-card lists read here (meld types, hand counts, cards known to all).
-    def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Write ``observer``'s view of ``state`` into ``out`` (or a new array)."""
+    def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None,
+                recent_events: bool = True) -> np.ndarray:
+        """Write ``observer``'s view of ``state`` into ``out`` (or a new array). The recent
+        events are always written (``recent_events`` is accepted for the runners that
+        pass it): they are kept per seat and cost little here."""
         buffer = self._buffer if out is None else out
         shown = state.table.knowledge.shown_to(observer, self.config.memory).tolist()
         tail = self._tail_start
