@@ -416,7 +416,8 @@ class TableObserver(Observer):
 
         ``recent_events=False`` leaves the recent-events pieces (``event_*`` and
         ``events_dropped``) at zero: for agents that never read them
-        (``Agent.needs_recent_events``), which then cost a third less to observe."""
+        (``Agent.needs_recent_events``), whose observations then cost a third to a half
+        less."""
         self._fill(state, observer, recent_events)
         if out is None:
             return self._buffer.copy()
