@@ -56,13 +56,13 @@ def test_the_observation_without_events_is_the_full_one_with_the_events_zeroed(r
     assert events_seen > 100
 
 
-def decisions_that_differ(ruleset: str, make_player, seeds=range(2)) -> tuple[int, int]:
+def decisions_that_differ(ruleset: str, make_player, seeds=range(2), memory: str = "perfect") -> tuple[int, int]:
     """Play games with one set of players acting from full observations while a twin set
     (same seeds) is asked the same decisions through ``observation_for`` (without events
     where the agent says it needs none); return (decisions, how many the twins answered
     differently)."""
-    info = ruleset_info(ruleset)
-    env = make_raw_env(ruleset)
+    info = ruleset_info(ruleset, memory=memory)
+    env = make_raw_env(ruleset, memory=memory)
     n = info.num_players
     decisions = differ = 0
     for seed in seeds:
@@ -82,14 +82,15 @@ def decisions_that_differ(ruleset: str, make_player, seeds=range(2)) -> tuple[in
     return decisions, differ
 
 
+@pytest.mark.parametrize("memory", ["perfect", "none"])
 @pytest.mark.parametrize("ruleset", [*SLOT_RULESETS, "carte_v0"])
-def test_heuristics_decide_alike_without_the_events(ruleset):
+def test_heuristics_decide_alike_without_the_events(ruleset, memory):
     def heuristic(info, seat, seed):
         agent = make_agent("heuristic", info, np.random.default_rng(1000 * seed + seat))
         assert not agent.needs_recent_events
         return agent
 
-    decisions, differ = decisions_that_differ(ruleset, heuristic)
+    decisions, differ = decisions_that_differ(ruleset, heuristic, memory=memory)
     assert decisions > 200
     assert differ == 0
 
