@@ -178,7 +178,7 @@ class TableObserver(Observer):
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
     scratch = ("_slot_cards", "_empty_row", "_card_rows", "_card_identities", "_card_knowers", "_buffer", "_views",
-               "_recent_events")
+               "_event_pieces", "_recent_events")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -220,6 +220,16 @@ class TableObserver(Observer):
         self._event_destinations = seat_relative_destinations(
             piece_destinations(self.layout, event_columns, config.recent_events),
             [(self._actor_column, 1), (self._places_column, num_slots)], n)
+        # The same maps read the other way, for a full set of rows: the event pieces are one
+        # run of the observation, and entry i of the run comes from entry gather[i] of the
+        # rows (flattened). A gather into a contiguous run costs less than a scatter.
+        first = pieces[event_pieces[0]].start
+        self._event_run = (first, first + config.recent_events * self._event_row_width)
+        self._event_gathers = []
+        for destinations in self._event_destinations:
+            gather = np.empty(destinations.size, dtype=np.intp)
+            gather[destinations.ravel() - first] = np.arange(destinations.size)
+            self._event_gathers.append(gather)
         # Per card type, what one face-up card adds to an event row: (column, weight) for
         # its rank, suit (a joker has none) and colour, each weighing 1 / the copies of
         # that rank (suit, colour) in the deck.
@@ -295,6 +305,7 @@ class TableObserver(Observer):
         self._card_knowers = self._card_rows[:-1, self._known_by_column:]
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
+        self._event_pieces = self._buffer[self._event_run[0]: self._event_run[1]]
         self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
 
     def max_round_points(self) -> int:
@@ -513,7 +524,9 @@ class TableObserver(Observer):
         new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
         shown = min(new, capacity) if self.config.memory == "none" else capacity
         rows = recent.newest(shown)
-        if len(rows):
+        if len(rows) == capacity:
+            rows.ravel().take(self._event_gathers[observer], out=self._event_pieces)
+        elif len(rows):
             self._buffer[self._event_destinations[observer][: len(rows)].ravel()] = rows.ravel()
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
