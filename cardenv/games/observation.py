@@ -429,7 +429,10 @@ class TableObserver(Observer):
         ``events_dropped``) at zero: for agents that never read them
         (``Agent.needs_recent_events``), whose observations then cost a third to a half
         less."""
-        self._fill(state, observer, recent_events)
+        if recent_events:
+            self._fill(state, observer)
+        else:
+            self._fill(state, observer, recent_events=False)
         if out is None:
             return self._buffer.copy()
         out[:] = self._buffer
