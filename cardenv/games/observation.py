@@ -252,7 +252,6 @@ class TableObserver(Observer):
             face_up_entries.append(entries)
         self._face_up_of_one = [([column for column, _ in entries], [float(weight) for _, weight in entries])
                                 for entries in face_up_entries]
-        self._face_up_columns = [[column for column, _ in entries] for entries in face_up_entries]
         # Every card counted in one column weighs the same, so a column's float32 sum, card
         # by card, depends only on how many cards it counts: entry k is that sum for k cards.
         weight_of_column: dict[int, np.float32] = {}
@@ -287,10 +286,10 @@ class TableObserver(Observer):
             identity[types, 1 + self.num_ranks] = IS_RED[types]
         identity[types, -1] = self._scaled_points[: self.num_types]
         self._identity_of_type = identity
-        self._knowers_from = [np.array([(observer + k) % n for k in range(n)]) for observer in range(n)]
         # The seats in row order: relative to each observer, absolute for None (the global state).
         self._seats_from = {observer: [(observer + k) % n for k in range(n)] for observer in range(n)}
         self._seats_from[None] = list(range(n))
+        self._knowers_from = [np.array(self._seats_from[observer]) for observer in range(n)]
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -554,7 +553,7 @@ class TableObserver(Observer):
             return columns + face_columns, values + face_values
         counts: dict[int, int] = {}
         for card_type in face_up:
-            for column in self._face_up_columns[card_type]:
+            for column in self._face_up_of_one[card_type][0]:
                 counts[column] = counts.get(column, 0) + 1
         sums = self._face_up_sums
         columns += counts
