@@ -28,6 +28,18 @@ from cardenv.games.base import CardGameState
 DRAW_PILE_LOOKAHEAD = 4
 """How many of the next draw-pile cards the global state shows, in order."""
 
+observation_kernels = None  # cardenv.games.observation_kernels, once an observer is built
+
+
+def _load_kernels() -> None:
+    """Import the compiled kernels (and numba) when the first observer is built, not
+    when cardenv is imported."""
+    global observation_kernels
+    if observation_kernels is None:
+        from cardenv.games import observation_kernels as kernels
+
+        observation_kernels = kernels
+
 
 class Observer:
     """What every observer shares, whatever its game's cards lie in: a buffer of
@@ -177,8 +189,7 @@ class TableObserver(Observer):
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slot_cards", "_empty_row", "_card_rows", "_card_identities", "_card_knowers", "_buffer", "_views",
-               "_event_pieces", "_recent_events")
+    scratch = ("_slot_cards", "_empty_row", "_buffer", "_views", "_recent_events")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -197,13 +208,15 @@ class TableObserver(Observer):
         self.max_card_points = int(self.points[: self.num_types].max())
         self.min_card_points = min(0, int(self.points[: self.num_types].min()))
         self._scaled_points = self.points / self.max_card_points  # the *_points pieces' values
-        self._one_copy_each = bool(np.all(self.copies == 1))
         implied = self.state_class.implied_event_kinds
         self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
+        # The turn pieces, caller … scores, one run in each layout (_add_turn_pieces).
+        self._turn_run, self._state_turn_run = (slice(layout.pieces["caller"].start, layout.pieces["scores"].stop)
+                                                for layout in (self.layout, self.state_layout))
         pieces = self.layout.pieces
         # An event row holds the event pieces side by side (layout order), seats absolute.
         event_pieces = [name for name in pieces if name.startswith("event_") and name not in ("event_new",)]
@@ -220,16 +233,6 @@ class TableObserver(Observer):
         self._event_destinations = seat_relative_destinations(
             piece_destinations(self.layout, event_columns, config.recent_events),
             [(self._actor_column, 1), (self._places_column, num_slots)], n)
-        # The same maps read the other way, for a full set of rows: the event pieces are one
-        # run of the observation, and entry i of the run comes from entry gather[i] of the
-        # rows (flattened). A gather into a contiguous run costs less than a scatter.
-        first = pieces[event_pieces[0]].start
-        self._event_run = (first, first + config.recent_events * self._event_row_width)
-        self._event_gathers = []
-        for destinations in self._event_destinations:
-            gather = np.empty(destinations.size, dtype=np.intp)
-            gather[destinations.ravel() - first] = np.arange(destinations.size)
-            self._event_gathers.append(gather)
         # Per card type, what one face-up card adds to an event row: (column, weight) for
         # its rank, suit (a joker has none) and colour, each weighing 1 / the copies of
         # that rank (suit, colour) in the deck.
@@ -267,19 +270,16 @@ class TableObserver(Observer):
                 total = np.float32(total + weight)
                 sums.append(float(total))
             self._face_up_sums[face_column] = sums
-        # The slot pieces from one table with a row per card (and a last, all-zero row
-        # for an empty slot): each piece is a run of columns of that row.
+        # A slot's row holds the slot pieces side by side: slot_present, the identity
+        # columns (slot_known … slot_points), the knowers (slot_known_by).
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
                        "slot_points", "slot_known_by"]
         widths = [int(np.prod(pieces[name].shape[2:])) for name in slot_pieces]
         starts = np.cumsum([0, *widths]).tolist()
         slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
         self._slot_destinations = piece_destinations(self.layout, slot_columns, n * num_slots).ravel()
-        self._card_row_width = starts[-1]
-        self._known_by_column = starts[-2]
-        # Per card type, the identity columns of its row (slot_known … slot_points) when
-        # shown; then a row of zeros for a card not shown.
-        identity = np.zeros((self.num_types + 1, self._known_by_column - 1), dtype=np.float32)
+        # Per card type, the identity columns of a slot's row when the card is shown.
+        identity = np.zeros((self.num_types, starts[-2] - 1), dtype=np.float32)
         identity[types, 0] = 1
         identity[types, 1 + RANK_OF[types]] = 1
         if self.shows_colour:
@@ -290,6 +290,8 @@ class TableObserver(Observer):
         self._seats_from = {observer: [(observer + k) % n for k in range(n)] for observer in range(n)}
         self._seats_from[None] = list(range(n))
         self._knowers_from = [np.array(self._seats_from[observer]) for observer in range(n)]
+        self._accounted_start = pieces["accounted"].start
+        _load_kernels()
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -297,14 +299,8 @@ class TableObserver(Observer):
         n, num_slots = config.num_players, config.max_hand_slots
         self._slot_cards = np.empty(n * num_slots, dtype=np.intp)
         self._empty_row = [EMPTY] * num_slots
-        # A row per card, then the all-zero row that EMPTY (-1) indexes.
-        self._card_rows = np.zeros((len(self.deck) + 1, self._card_row_width), dtype=np.float32)
-        self._card_rows[:-1, 0] = 1  # slot_present
-        self._card_identities = self._card_rows[:-1, 1: self._known_by_column]
-        self._card_knowers = self._card_rows[:-1, self._known_by_column:]
         self._buffer = self.new_buffer()
         self._views = self.layout.views(self._buffer)
-        self._event_pieces = self._buffer[self._event_run[0]: self._event_run[1]]
         self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
 
     def max_round_points(self) -> int:
@@ -448,8 +444,7 @@ class TableObserver(Observer):
         points = self.points
         top_points = self.max_card_points
 
-        # Every slot's card, seat by seat from the observer (EMPTY, -1, reads the card
-        # table's last row: zeros); then every slot's row, scattered into the slot pieces.
+        # Every slot's card, seat by seat from the observer (EMPTY for an empty slot).
         every_slot: list[int] = []
         empty_row = self._empty_row
         hands = table.hands
@@ -460,16 +455,13 @@ class TableObserver(Observer):
         slot_cards = self._slot_cards
         slot_cards[:] = every_slot
         shown_cards = knowledge.shown_to(observer, config.memory)
-        # An unshown card reads the identity table's last row (zeros).
-        self._identity_of_type.take(np.where(shown_cards, types, self.num_types), axis=0, out=self._card_identities)
-        # Knowers seat-relative: column k is the player k seats after the observer.
-        self._card_knowers[:] = knowledge.known.take(self._knowers_from[observer], axis=0).T
-        self._buffer[self._slot_destinations] = self._card_rows[slot_cards].ravel()
-
-        # The accounted-for cards: those shown, and the top discard (face up, but under
+        # The accounted-for cards are those shown and the top discard (face up, but under
         # memory="none" not necessarily among the cards shown).
-        accounted = shown_cards
         top = table.top_discard
+        observation_kernels.write_slots_and_accounted(
+            self._buffer, slot_cards, shown_cards, types, knowledge.known, self._knowers_from[observer],
+            self._slot_destinations, self._identity_of_type, EMPTY if top is None else top, self._accounted_start,
+            self.copies)
         if top is not None:
             top_type = types[top]
             v["top_discard_present"][0] = 1
@@ -477,9 +469,6 @@ class TableObserver(Observer):
             if self.shows_colour:
                 v["top_discard_red"][0] = IS_RED[top_type]
             v["top_discard_points"][0] = points[top_type] / top_points
-            if not shown_cards[top]:
-                accounted = shown_cards.copy()
-                accounted[top] = True
         me = state.current_player
         if me is not None and table.held[me]:
             v["drawn_card_present"][0] = 1
@@ -494,25 +483,26 @@ class TableObserver(Observer):
         if me is not None:
             v["current_player"][(me - observer) % n] = 1
         self._fill_ruleset_pieces(state, observer, v)
-        self._fill_turn_pieces(state, observer, v)
-        if self._one_copy_each:
-            v["accounted"][types[accounted]] = 1
-        else:
-            v["accounted"][:] = np.bincount(types[accounted], minlength=self.num_types) / self.copies
+        self._fill_turn_pieces(state, observer, self._buffer)
         if recent_events:
             self._fill_events(state, observer, v)
 
-    def _fill_turn_pieces(self, state: CardGameState, observer: int | None, v: dict[str, np.ndarray]) -> None:
+    def _fill_turn_pieces(self, state: CardGameState, observer: int | None, vector: np.ndarray) -> None:
+        """The turn pieces (``caller`` … ``scores``), consecutive in both layouts, as one
+        write: a list of floats costs one array call, seven pieces seven."""
         config, table = self.config, state.table
-        if state.caller is not None:
-            v["caller"][self.seat_row(state.caller, observer)] = 1
-            v["final_turns_left"][0] = state.final_turns_left / (config.num_players - 1)
-        v["turns_in_round"][0] = state.turns_completed / config.max_turns_per_round
+        n = config.num_players
         deck_size = len(self.deck)
-        v["draw_pile_size"][0] = len(table.draw_pile) / deck_size
-        v["discard_pile_size"][0] = len(table.discard_pile) / deck_size
+        values = [0.0] * (n + 4)  # caller, final_turns_left, turns_in_round, draw and discard pile sizes
+        if state.caller is not None:
+            values[self.seat_row(state.caller, observer)] = 1.0
+            values[n] = state.final_turns_left / (n - 1)
+        values[n + 1] = state.turns_completed / config.max_turns_per_round
+        values[n + 2] = len(table.draw_pile) / deck_size
+        values[n + 3] = len(table.discard_pile) / deck_size
         scores, target = state.scores, config.target_score
-        v["scores"][:] = [scores[p] / target for p in self._seats_from[observer]]
+        values += [scores[p] / target for p in self._seats_from[observer]]
+        vector[self._turn_run if observer is not None else self._state_turn_run] = values
 
     def _fill_events(self, state: CardGameState, observer: int, v: dict[str, np.ndarray]) -> None:
         """The most recent public events into the ``event_*`` rows, newest first. Only
@@ -525,11 +515,7 @@ class TableObserver(Observer):
         recent.update(state.events)
         new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
         shown = min(new, capacity) if self.config.memory == "none" else capacity
-        rows = recent.newest(shown)
-        if len(rows) == capacity:
-            rows.ravel().take(self._event_gathers[observer], out=self._event_pieces)
-        elif len(rows):
-            self._buffer[self._event_destinations[observer][: len(rows)].ravel()] = rows.ravel()
+        observation_kernels.write_event_rows(self._buffer, recent.newest(shown), self._event_destinations[observer])
         v["event_new"][: min(new, capacity)] = 1
         v["events_dropped"][0] = new > capacity
 
@@ -589,5 +575,5 @@ class TableObserver(Observer):
         if state.current_player is not None:
             v["current_player"][state.current_player] = 1
         self._fill_ruleset_pieces(state, None, v)
-        self._fill_turn_pieces(state, None, v)
+        self._fill_turn_pieces(state, None, vector)
         return vector
