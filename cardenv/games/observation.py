@@ -290,7 +290,8 @@ class TableObserver(Observer):
         self._seats_from = {observer: [(observer + k) % n for k in range(n)] for observer in range(n)}
         self._seats_from[None] = list(range(n))
         self._knowers_from = [np.array(self._seats_from[observer]) for observer in range(n)]
-        self._accounted_start = pieces["accounted"].start
+        self._head_starts = np.array([pieces[name].start for name in (
+            "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted")], dtype=np.int64)
         _load_kernels()
         self._make_buffers()
 
@@ -440,9 +441,6 @@ class TableObserver(Observer):
         n = config.num_players
         table = state.table
         knowledge = table.knowledge
-        types = table.card_types
-        points = self.points
-        top_points = self.max_card_points
 
         # Every slot's card, seat by seat from the observer (EMPTY for an empty slot).
         every_slot: list[int] = []
@@ -454,34 +452,19 @@ class TableObserver(Observer):
             every_slot += empty_row[len(hand):]
         slot_cards = self._slot_cards
         slot_cards[:] = every_slot
-        shown_cards = knowledge.shown_to(observer, config.memory)
+        me = state.current_player
+        if me is None or not table.held[me]:
+            drawn_card = EMPTY
+        else:
+            drawn_card = table.held[me][-1] if me == observer else observation_kernels.HELD_BY_ANOTHER
         # The accounted-for cards are those shown and the top discard (face up, but under
         # memory="none" not necessarily among the cards shown).
         top = table.top_discard
-        observation_kernels.write_slots_and_accounted(
-            self._buffer, slot_cards, shown_cards, types, knowledge.known, self._knowers_from[observer],
-            self._slot_destinations, self._identity_of_type, EMPTY if top is None else top, self._accounted_start,
+        observation_kernels.write_table_pieces(
+            self._buffer, slot_cards, knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known,
+            self._knowers_from[observer], self._slot_destinations, self._identity_of_type, self._head_starts,
+            EMPTY if top is None else top, drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % n,
             self.copies)
-        if top is not None:
-            top_type = types[top]
-            v["top_discard_present"][0] = 1
-            v["top_discard_rank"][RANK_OF[top_type]] = 1
-            if self.shows_colour:
-                v["top_discard_red"][0] = IS_RED[top_type]
-            v["top_discard_points"][0] = points[top_type] / top_points
-        me = state.current_player
-        if me is not None and table.held[me]:
-            v["drawn_card_present"][0] = 1
-            if me == observer:
-                held_type = types[table.held[me][-1]]
-                v["drawn_card_rank"][RANK_OF[held_type]] = 1
-                if self.shows_colour:
-                    v["drawn_card_red"][0] = IS_RED[held_type]
-                v["drawn_card_points"][0] = points[held_type] / top_points
-
-        v["phase"][int(state.phase)] = 1
-        if me is not None:
-            v["current_player"][(me - observer) % n] = 1
         self._fill_ruleset_pieces(state, observer, v)
         self._fill_turn_pieces(state, observer, self._buffer)
         if recent_events:

@@ -1,10 +1,11 @@
-"""The slot block and card counting of a :class:`~cardenv.games.observation.TableObserver`
-observation, compiled with numba.
+"""The card pieces and event rows of an observation, compiled with numba.
 
-Written with numpy, these pieces took seven array calls per observation (an identity
-lookup over the deck, the knowers turned seat-relative, a gather of every slot's row and
-a scatter into the slot pieces, the accounted-for counts); each call's fixed cost, not
-the arithmetic, was most of the time. One compiled loop over the slots does the same in
+Written with numpy, a :class:`~cardenv.games.observation.TableObserver` observation's
+card pieces took about fifteen array calls (an identity lookup over the deck, the
+knowers turned seat-relative, a gather of every slot's row and a scatter into the slot
+pieces, the accounted-for counts, the top discard, drawn card, phase and player to act
+entry by entry), and its event rows three; each call's fixed cost, not the arithmetic,
+was most of the time. One compiled loop over the slots does the same in
 a seventh of the time (measured: docs/performance.md), which makes a whole step through
 ``env()`` about a fifth cheaper. ``tests/test_observation_reference.py`` checks the
 result against a straightforward Python reference.
@@ -19,20 +20,28 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED = range(5)  # entries of ``starts``
+HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
+
 
 @numba.njit(cache=True, nogil=True)
-def write_slots_and_accounted(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.ndarray, card_types: np.ndarray,
-                              known: np.ndarray, knowers: np.ndarray, destinations: np.ndarray,
-                              identity_of_type: np.ndarray, top_discard: int, accounted_start: int,
-                              copies: np.ndarray) -> None:
-    """Write every slot's row and the ``accounted`` piece into ``buffer`` (zeroed before).
+def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.ndarray, card_types: np.ndarray,
+                       known: np.ndarray, knowers: np.ndarray, destinations: np.ndarray,
+                       identity_of_type: np.ndarray, starts: np.ndarray, top_discard: int, drawn_card: int,
+                       phase: int, current_row: int, copies: np.ndarray) -> None:
+    """Write the slot pieces, the top discard, the drawn card, ``phase``,
+    ``current_player`` and ``accounted`` into ``buffer`` (zeroed before).
 
     ``slot_cards``: every slot's card, seat by seat from the observer (-1 for an empty
     slot). A slot's row is ``slot_present``, then its card's identity row
-    (``identity_of_type[type]``, only if ``shown``), then ``known[knowers[k], card]`` for
-    each knower k (seat-relative); entry j of slot i's row lands at
-    ``destinations[i * width + j]``. ``accounted``: per card type, the cards shown or on
-    top of the discard pile (``top_discard``, -1 for none), divided by the type's copies."""
+    (``identity_of_type[type]``: 1, rank one-hot, red where colour shows, points; only
+    if ``shown``), then ``known[knowers[k], card]`` for each knower k (seat-relative);
+    entry j of slot i's row lands at ``destinations[i * width + j]``. The top discard's
+    and the drawn card's pieces (present, rank, red, points) are an identity row at
+    ``starts[TOP_DISCARD]`` / ``starts[DRAWN_CARD]``; ``drawn_card`` is the observer's
+    own drawn card, -1 for none or ``HELD_BY_ANOTHER`` (present only). ``current_row``
+    is -1 when nobody is to act. ``accounted``: per card type, the cards shown or on top
+    of the discard pile (``top_discard``, -1 for none), divided by the type's copies."""
     num_slots = slot_cards.shape[0]
     width = destinations.shape[0] // num_slots
     identity_width = identity_of_type.shape[1]
@@ -50,13 +59,23 @@ def write_slots_and_accounted(buffer: np.ndarray, slot_cards: np.ndarray, shown:
         for k in range(knowers.shape[0]):
             if known[knowers[k], card]:
                 buffer[destinations[row + knowers_column + k]] = 1.0
+    if top_discard >= 0:
+        buffer[starts[TOP_DISCARD]: starts[TOP_DISCARD] + identity_width] = identity_of_type[card_types[top_discard]]
+    if drawn_card >= 0:
+        buffer[starts[DRAWN_CARD]: starts[DRAWN_CARD] + identity_width] = identity_of_type[card_types[drawn_card]]
+    elif drawn_card == HELD_BY_ANOTHER:
+        buffer[starts[DRAWN_CARD]] = 1.0
+    buffer[starts[PHASE] + phase] = 1.0
+    if current_row >= 0:
+        buffer[starts[CURRENT_PLAYER] + current_row] = 1.0
     counts = np.zeros(copies.shape[0], dtype=np.int64)
     for card in range(shown.shape[0]):
         if shown[card] or card == top_discard:
             counts[card_types[card]] += 1
+    start = starts[ACCOUNTED]
     for card_type in range(copies.shape[0]):
         if counts[card_type]:
-            buffer[accounted_start + card_type] = counts[card_type] / copies[card_type]
+            buffer[start + card_type] = counts[card_type] / copies[card_type]
 
 
 @numba.njit(cache=True, nogil=True)
