@@ -31,7 +31,7 @@ DRAW_PILE_LOOKAHEAD = 4
 observation_kernels = None  # cardenv.games.observation_kernels, once an observer is built
 
 
-def _load_kernels() -> None:
+def load_kernels() -> None:
     """Import the compiled kernels (and numba) when the first observer is built, not
     when cardenv is imported."""
     global observation_kernels
@@ -292,7 +292,7 @@ class TableObserver(Observer):
         self._knowers_from = [np.array(self._seats_from[observer]) for observer in range(n)]
         self._head_starts = np.array([pieces[name].start for name in (
             "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted")], dtype=np.int64)
-        _load_kernels()
+        load_kernels()
         self._make_buffers()
 
     def _make_buffers(self) -> None:

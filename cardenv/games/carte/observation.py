@@ -29,6 +29,7 @@ from cardenv.core.cards import double_deck_with_jokers
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
+from cardenv.games import observation as table_observation
 from cardenv.games.observation import Observer, RecentEventRows, piece_destinations, seat_relative_destinations
 
 _event_clock = attrgetter("clock")
@@ -77,6 +78,7 @@ class CarteObserver(Observer):
         # event_new and events_dropped (the layout's end) for k new events, k = 0 … recent_events + 1 (more).
         capacity = self.config.recent_events
         self._new_marks = np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32)
+        table_observation.load_kernels()
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -413,7 +415,7 @@ class CarteObserver(Observer):
         at = self._tail_at
         if len(rows) < capacity:
             target[at["event_kind"]: at["event_new"]] = 0
-        target[self._event_destinations[observer][: len(rows)].ravel()] = rows.ravel()
+        table_observation.observation_kernels.write_event_rows(target, rows, self._event_destinations[observer])
         target[at["event_new"]:] = self._new_marks[min(new, capacity + 1)]  # event_new, events_dropped
 
     def _encode_event(self, event) -> tuple[list[int], list[float]] | None:
