@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import partial
+from functools import lru_cache, partial
 from typing import ClassVar
 
 import numpy as np
@@ -103,6 +103,7 @@ class CarteConfig(GameConfig):
                 "starting_score": partial(validation.integer, low=1, high=MAX_STARTING_SCORE)}
 
 
+@lru_cache(maxsize=None)
 def build_action_table() -> ActionTable:
     names = MELD_TYPE_NAMES
     table = ActionTable()

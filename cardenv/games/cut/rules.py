@@ -31,8 +31,9 @@ Environment rules where the source leaves a choice (docs/cut.md explains them):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 from enum import IntEnum
+from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
@@ -95,6 +96,7 @@ class CutConfig(RoundGameConfig):
     recent_events: int = 8
 
 
+@lru_cache(maxsize=None)
 def build_action_table(num_players: int, max_slots: int) -> ActionTable:
     opponents = range(1, num_players)
     table = ActionTable()
