@@ -179,3 +179,16 @@ def test_check_no_leak_catches_a_leaky_mask():
     # the honest engine passes the same check
     honest = new_state(options=options)
     check_no_leak(honest, observer.observe, 0, np.random.default_rng(0), samples=20)
+
+
+# --- the compiled observation loops ----------------------------------------------------------
+def test_numba_is_loaded_by_the_first_observer_not_by_import():
+    """``import cardenv`` (the CLI's start-up, spawned workers) must not pay for numba;
+    building an env's observer loads it."""
+    import subprocess
+    import sys
+
+    code = ("import sys, cardenv; before = 'numba' in sys.modules; cardenv.onefifty_v0.env(); "
+            "print(before, 'numba' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["False", "True"]

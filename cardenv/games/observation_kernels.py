@@ -5,10 +5,11 @@ card pieces took about fifteen array calls (an identity lookup over the deck, th
 knowers turned seat-relative, a gather of every slot's row and a scatter into the slot
 pieces, the accounted-for counts, the top discard, drawn card, phase and player to act
 entry by entry), and its event rows three; each call's fixed cost, not the arithmetic,
-was most of the time. One compiled loop over the slots does the same in
-a seventh of the time (measured: docs/performance.md), which makes a whole step through
-``env()`` about a fifth cheaper. ``tests/test_observation_reference.py`` checks the
-result against a straightforward Python reference.
+was most of the time. A compiled loop writes the slot block in about a seventh of the
+time of those calls, and the whole step through ``env()`` of a slot ruleset runs about a
+quarter fewer instructions (docs/performance.md). ``tests/test_observation_reference.py``
+and ``tests/test_carte_observation_reference.py`` check the results bit for bit against
+straightforward Python references.
 
 Compiled on first use and cached on disk (numba's ``cache=True``), so a process pays the
 compilation once per machine, not once per run. Imported only when an observer is built,

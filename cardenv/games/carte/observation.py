@@ -28,8 +28,8 @@ import numpy as np
 from cardenv.core.cards import double_deck_with_jokers
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
-from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
 from cardenv.games import observation as table_observation
+from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
 from cardenv.games.observation import Observer, RecentEventRows, piece_destinations, seat_relative_destinations
 
 _event_clock = attrgetter("clock")
