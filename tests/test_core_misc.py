@@ -192,3 +192,24 @@ def test_numba_is_loaded_by_the_first_observer_not_by_import():
             "print(before, 'numba' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["False", "True"]
+
+
+def test_kernels_compile_where_numba_cannot_cache():
+    """Without a writable cache location (here: source with no file, which numba cannot
+    locate) the kernels still compile, uncached, and write the same rows."""
+    import inspect
+
+    from cardenv.games import observation_kernels
+
+    namespace: dict = {}
+    exec(compile(inspect.getsource(observation_kernels), "<no file>", "exec"), namespace)
+    from numba.core.caching import NullCache
+
+    assert isinstance(namespace["write_event_rows"]._cache, NullCache)  # compiled, not cached on disk
+    rows = np.arange(6, dtype=np.float32).reshape(2, 3)
+    destinations = np.array([[5, 0, 2], [1, 4, 3]])
+    expected = np.zeros(6, dtype=np.float32)
+    observation_kernels.write_event_rows(expected, rows, destinations)
+    target = np.zeros(6, dtype=np.float32)
+    namespace["write_event_rows"](target, rows, destinations)
+    assert target.tolist() == expected.tolist() == [1, 3, 2, 5, 4, 0]

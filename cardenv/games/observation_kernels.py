@@ -12,8 +12,9 @@ and ``tests/test_carte_observation_reference.py`` check the results bit for bit 
 straightforward Python references.
 
 Compiled on first use and cached on disk (numba's ``cache=True``), so a process pays the
-compilation once per machine, not once per run. Imported only when an observer is built,
-so ``import cardenv`` does not load numba.
+compilation once per machine, not once per run; where numba finds no writable place for
+its cache, every process compiles them instead (a second or two). Imported only when an
+observer is built, so ``import cardenv`` does not load numba.
 """
 
 from __future__ import annotations
@@ -21,11 +22,20 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+
+def compiled(function):
+    """``function`` compiled with numba, cached on disk where numba can write its cache."""
+    try:
+        return numba.njit(cache=True, nogil=True)(function)
+    except RuntimeError:  # numba: "cannot cache function …: no locator available"
+        return numba.njit(nogil=True)(function)
+
+
 TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED = range(5)  # entries of ``starts``
 HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.ndarray, card_types: np.ndarray,
                        known: np.ndarray, knowers: np.ndarray, destinations: np.ndarray,
                        identity_of_type: np.ndarray, starts: np.ndarray, top_discard: int, drawn_card: int,
@@ -79,7 +89,7 @@ def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.nda
             buffer[start + card_type] = counts[card_type] / copies[card_type]
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def write_event_rows(target: np.ndarray, rows: np.ndarray, destinations: np.ndarray) -> None:
     """Scatter the event ``rows`` (newest first, seats absolute) into ``target``: entry j
     of row i lands at ``destinations[i, j]`` (an observer's seat-relative columns)."""
