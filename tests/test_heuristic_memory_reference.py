@@ -1,6 +1,6 @@
 """The slot heuristics' memory update (a fast path that skips the re-location check when
-nothing remembered is out of sight) against the straightforward rule, at every decision
-of heuristic self-play, under both memory models."""
+nothing remembered is out of sight, and keeps which remembered cards are) against the
+straightforward rule, at every decision of heuristic self-play, under both memory models."""
 
 from __future__ import annotations
 
@@ -49,7 +49,13 @@ def test_memory_update_matches_the_reference(ruleset, memory):
             player._update_memory(v)
             np.testing.assert_array_equal(player.mem_rank, expected_rank)
             np.testing.assert_array_equal(player.mem_points, expected_points)
-            kept_out_of_sight += int(((player.mem_rank >= 0) & (v["slot_known"] < 0.5)).sum())
+            out_of_sight = (player.mem_rank >= 0) & (v["slot_known"] < 0.5)
+            # What the unseen-card count leans on: the remembered cards out of sight, or None.
+            if out_of_sight.any():
+                np.testing.assert_array_equal(player._remembered_unshown, out_of_sight)
+            else:
+                assert player._remembered_unshown is None
+            kept_out_of_sight += int(out_of_sight.sum())
             checked += 1
             env.step(player.act(observation, state, seat))
     assert checked > 300

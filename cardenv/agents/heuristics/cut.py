@@ -31,7 +31,7 @@ class CutHeuristic(OneFiftyHeuristic):
     def choose(self, observation, state, seat) -> int:
         mask = observation["action_mask"]
         v = self._views(observation["observation"])
-        phase = Phase(int(np.argmax(v["phase"])))
+        phase = Phase(int(v["phase"].argmax()))
         if phase == Phase.WINDOW:
             # Most decisions are match windows, which need only the known cards: skip the
             # estimates of the unknown ones (pure computations, so no decision changes).

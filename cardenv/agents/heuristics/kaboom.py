@@ -55,7 +55,7 @@ class KaboomHeuristic(OneFiftyHeuristic):
     def choose(self, observation, state, seat) -> int:
         mask = observation["action_mask"]
         v = self._views(observation["observation"])
-        phase = Phase(int(np.argmax(v["phase"])))
+        phase = Phase(int(v["phase"].argmax()))
         if phase == Phase.WINDOW:
             # Most decisions are snap windows, which need only the known cards.
             self._update_memory(v)
@@ -177,7 +177,7 @@ class KaboomHeuristic(OneFiftyHeuristic):
         others = totals[:, playing] - self.final_turn_gain
         success = np.all(mine[:, None] < others, axis=1)
         relative = self._caller_result_vs_others(mine, others, success)
-        return bool(success.mean() >= self.min_call_success and relative.mean() <= -self.call_margin)
+        return self._call_pays(success, relative)
 
     def _caller_result_vs_others(self, mine: np.ndarray, others: np.ndarray, success: np.ndarray) -> np.ndarray:
         # K-16: −10 when strictly lowest, else +10 per player lower or tied (no other caller assumed).

@@ -20,9 +20,12 @@ over sampled deals of the unknown cards says calling beats the asymmetric penalt
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.agents.heuristics.sampling import deal_totals
 from cardenv.core.cards import JACK, KING, NUM_STANDARD_TYPES, QUEEN, RANK_OF
 from cardenv.games.onefifty.observation import MAX_CARD_POINTS
 from cardenv.games.onefifty.rules import POINTS, Phase
@@ -67,6 +70,7 @@ class OneFiftyHeuristic(Agent):
         # are made once (making them per decision cost more than the copy).
         self._observation = np.zeros(info.layout.size, dtype=np.float32)
         self._observation_views = info.layout.views(self._observation)
+        self._type_points_float = self.type_points.astype(np.float64)
         self.reset()
 
     def _views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -96,6 +100,7 @@ class OneFiftyHeuristic(Agent):
         self.mem_rank[:] = -1
         self.mem_points[:] = 0
         self.mem_knowers[:] = False
+        self._remembered_unshown = None
 
     # --- what the player knows -----------------------------------------------------------
     def _update_memory(self, v: dict[str, np.ndarray]) -> None:
@@ -103,17 +108,21 @@ class OneFiftyHeuristic(Agent):
         shown = v["slot_known"] > 0.5
         knowers = v["slot_known_by"] > 0.5
         # An unshown slot has an all-zero rank one-hot and points 0.
-        rank = np.where(shown, np.argmax(v["slot_rank"], axis=-1), -1)
+        rank = np.where(shown, v["slot_rank"].argmax(axis=-1), -1)
         points = np.rint(v["slot_points"] * self.points_scale).astype(np.int64)
         # A card remembered but no longer shown is kept while it can still be located: same
         # slot, still present, and the same players know it. Most decisions have none such
         # (under memory="perfect" only a card that left the slot can be one), and then the
         # memory is what the observation shows.
         remembered = (self.mem_rank >= 0) & ~shown
+        still_valid = None
         if remembered.any():
             still_valid = remembered & present & knowers[:, :, 0] & np.all(knowers == self.mem_knowers, axis=-1)
             rank = np.where(still_valid, self.mem_rank, rank)
             points = np.where(still_valid, self.mem_points, points)
+        # The memory's cards that the observation no longer shows: exactly the still valid
+        # ones (an unshown slot's rank is -1 unless memory kept it). None when there are none.
+        self._remembered_unshown = still_valid if still_valid is not None and still_valid.any() else None
         self.mem_rank = rank
         self.mem_points = points
         self.mem_knowers = knowers
@@ -124,20 +133,20 @@ class OneFiftyHeuristic(Agent):
         """Points of every card type neither shown nor remembered (one entry per copy)."""
         unseen = v["accounted"] < 0.5
         # Remembered cards the observation no longer shows are accounted for by memory.
-        remembered = (self.mem_rank >= 0) & ~self._shown
-        for r, s in zip(*np.nonzero(remembered)):
-            candidates = np.flatnonzero(unseen & (self.type_rank == self.mem_rank[r, s])
-                                        & (self.type_points == self.mem_points[r, s]))
-            if len(candidates):
-                unseen[candidates[0]] = False
-        return self.type_points[unseen].astype(np.float64)
+        if self._remembered_unshown is not None:
+            for r, s in zip(*np.nonzero(self._remembered_unshown)):
+                candidates = np.flatnonzero(unseen & (self.type_rank == self.mem_rank[r, s])
+                                            & (self.type_points == self.mem_points[r, s]))
+                if len(candidates):
+                    unseen[candidates[0]] = False
+        return self._type_points_float[unseen]
 
     def _beliefs(self, v):
         self._update_memory(v)
         unseen = self._unseen_points(v)
-        expected = float(unseen.mean()) if len(unseen) else 6.0
+        expected = float(unseen.sum()) / len(unseen) if len(unseen) else 6.0
         known = self.mem_rank >= 0
-        values = np.where(known, self.mem_points, expected).astype(np.float64)
+        values = np.where(known, self.mem_points, expected).astype(np.float64, copy=False)
         values[~self._present] = np.nan
         return unseen, expected, known, values
 
@@ -146,7 +155,7 @@ class OneFiftyHeuristic(Agent):
         mask = observation["action_mask"]
         v = self._views(observation["observation"])
         unseen, expected, known, values = self._beliefs(v)
-        phase = Phase(int(np.argmax(v["phase"])))
+        phase = Phase(int(v["phase"].argmax()))
         at = self.table
         own_values = values[0]
         if phase == Phase.MAIN:
@@ -175,16 +184,22 @@ class OneFiftyHeuristic(Agent):
     def _matching_slots(self, v, known) -> list[int]:
         if v["top_discard_present"][0] < 0.5:
             return []
-        top_rank = int(np.argmax(v["top_discard_rank"]))
-        return [int(s) for s in np.flatnonzero(known[0] & self._present[0] & (self.mem_rank[0] == top_rank))]
+        top_rank = int(v["top_discard_rank"].argmax())
+        # A few slots: plain Python over them beats numpy's per-call cost.
+        return [s for s, (is_known, present, rank) in enumerate(zip(known[0].tolist(), self._present[0].tolist(),
+                                                                    self.mem_rank[0].tolist()))
+                if is_known and present and rank == top_rank]
 
     @staticmethod
     def _worst_slot(own_values: np.ndarray, known: np.ndarray) -> int:
         """Own slot with the highest value; among equals, a known card (surely that high)."""
-        values = np.where(np.isnan(own_values), -np.inf, own_values)
-        best = np.flatnonzero(values == values.max())
-        known_best = [s for s in best if known[0, s]]
-        return int(known_best[0] if known_best else best[0])
+        # A few slots: plain Python over them beats numpy's per-call cost.
+        values = [-math.inf if math.isnan(value) else value for value in own_values.tolist()]
+        highest = max(values)
+        best = [s for s, value in enumerate(values) if value == highest]
+        known_own = known[0].tolist()
+        known_best = [s for s in best if known_own[s]]
+        return known_best[0] if known_best else best[0]
 
     def _main(self, v, mask, known, own_values) -> int:
         at = self.table
@@ -203,7 +218,7 @@ class OneFiftyHeuristic(Agent):
 
     def _drawn(self, v, mask, known, own_values, expected) -> int:
         at = self.table
-        drawn_rank = int(np.argmax(v["drawn_card_rank"]))
+        drawn_rank = int(v["drawn_card_rank"].argmax())
         if drawn_rank in (JACK, QUEEN, KING):
             return at.id("discard")  # its power beats keeping a 20
         drawn_points = float(np.rint(v["drawn_card_points"][0] * MAX_CARD_POINTS))
@@ -235,7 +250,14 @@ class OneFiftyHeuristic(Agent):
         others = totals[:, 1:] - self.final_turn_gain
         success = np.all(mine[:, None] < others, axis=1)
         relative = self._caller_result_vs_others(mine, others, success)
-        return bool(success.mean() >= self.min_call_success and relative.mean() <= -self.call_margin)
+        return self._call_pays(success, relative)
+
+    def _call_pays(self, success: np.ndarray, relative: np.ndarray) -> bool:
+        """Whether the sampled deals favour calling: success often enough and a low enough
+        mean relative result (the means as sum / count: what ``ndarray.mean`` computes,
+        without its dispatch)."""
+        return bool(np.count_nonzero(success) / len(success) >= self.min_call_success
+                    and float(relative.sum()) / len(relative) <= -self.call_margin)
 
     def _caller_result_vs_others(self, mine: np.ndarray, others: np.ndarray, success: np.ndarray) -> np.ndarray:
         """Per sampled deal: what calling adds to my total minus the others' mean.
@@ -257,8 +279,6 @@ class OneFiftyHeuristic(Agent):
             return np.broadcast_to(known_totals, (1, self.num_players)).copy()
         if k > len(unseen):  # memory and the unseen multiset disagree: do not gamble
             return None
-        order = np.argsort(self.rng.random((self.samples, len(unseen))), axis=1)[:, :k]
-        dealt = unseen[order]
-        seat_onehot = np.zeros((k, self.num_players))
-        seat_onehot[np.arange(k), unknown_seat] = 1.0
-        return known_totals + dealt @ seat_onehot
+        totals = np.empty((self.samples, self.num_players))
+        deal_totals(self.rng.random((self.samples, len(unseen))), unseen, unknown_seat, known_totals, totals)
+        return totals
