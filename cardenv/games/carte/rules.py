@@ -44,11 +44,13 @@ from cardenv.core.melds import (
     JOKER,
     MELD_TYPE_NAMES,
     NUM_MELD_TYPES,
+    NUM_POSITIONS,
     accepted_types,
     accepts,
     can_start_meld,
     classify,
     completable,
+    position_of_rank,
     type_at,
 )
 from cardenv.core.reaction import PASS, ReactionWindow
@@ -122,6 +124,52 @@ def build_action_table() -> ActionTable:
     table.add("catch", "catch", "R-14: catch the player who did not say carte")
     table.add("pass", "no catch", "R-14: do not catch")
     return table
+
+
+def _run_windows(t: int) -> tuple[int, list[int]]:
+    """For a real meld type ``t`` selected first, the positions of its suit a run may
+    add to it (every other real card's type must be higher: above ``t``'s position and
+    below the ace, or anywhere below the ace's): the two nearest as a bit mask (0 if
+    there are not two), and per number of jokers j the positions within j + 1 of it."""
+    p = position_of_rank(t >> 2)
+    span = range(p - 1, -1, -1) if p == NUM_POSITIONS - 1 else range(p + 1, NUM_POSITIONS - 1)
+    nearest_two = (1 << span[0]) | (1 << span[1]) if len(span) >= 2 else 0
+    windows = []
+    for jokers in range(NUM_POSITIONS):
+        windows.append(sum(1 << q for q in span if abs(q - p) <= jokers + 1))
+    return nearest_two, windows
+
+
+_POSITION_BIT = [1 << position_of_rank(t >> 2) for t in range(JOKER)]
+_NEAREST_TWO, _WINDOWS = map(list, zip(*(_run_windows(t) for t in range(JOKER))))
+_MAX_WINDOW = NUM_POSITIONS - 1
+
+
+def _startable(hand: list[int], present: list[int]) -> list[bool]:
+    """Per type in ``present`` (the types ``hand``, counts per type, holds): whether one
+    card of it alone can grow into a meld, the others selected after it in type order
+    (``can_start_meld`` for each, from bit masks of the hand's positions per suit). A set
+    needs three cards of its rank from this type up, jokers counted; a run needs a
+    second real card at the nearest position a joker count can bridge to, or with no
+    joker the two next positions both held (the selection order cannot skip a gap)."""
+    jokers = hand[JOKER]
+    suit_bits = [0, 0, 0, 0]
+    for t in present:
+        if t != JOKER:
+            suit_bits[t & 3] |= _POSITION_BIT[t]
+    window = _MAX_WINDOW if jokers > _MAX_WINDOW else jokers
+    result = []
+    for t in present:
+        if t == JOKER:
+            result.append(False)
+        elif sum(hand[t: (t | 3) + 1]) + jokers >= 3:
+            result.append(True)
+        elif jokers:
+            result.append(bool(suit_bits[t & 3] & _WINDOWS[t][window]))
+        else:
+            pair = _NEAREST_TWO[t]
+            result.append(pair != 0 and suit_bits[t & 3] & pair == pair)
+    return result
 
 
 _FIRST = {kind: build_action_table().first(kind) for kind in (
@@ -416,13 +464,16 @@ class CarteState(RoundGameState):
         """The legal actions of ``p`` in the play phase."""
         hand = self.hand_type_counts[p].copy()  # changed and restored below
         pile_type = self._pile_type_in_hand(p)
-        hand_size = len(self.table.hands[p])
+        cards = self.table.hands[p]
+        hand_size = len(cards)
+        present = sorted(set(map(self.card_meld_types.__getitem__, cards)))
         legal: list[int] = []
         allowed = None
-        if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1:
+        if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1 and _may_be_one_meld(
+                present, pile_type):
             # R-07 vetoes one meld only: the whole hand but the pile card, and only if
             # that is a valid meld (else no completion or put-down can be it).
-            rest = [self.card_meld_types[card] for card in self.table.hands[p] if card != self.pile_card]
+            rest = [self.card_meld_types[card] for card in cards if card != self.pile_card]
             if classify(rest) is not None:
                 allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
         selection = self.selection.tolist()
@@ -430,24 +481,27 @@ class CarteState(RoundGameState):
         select_first = _FIRST["select"]
         if selected == 0:
             addable = self.accepted_types_now() if self.started[p] else ()
-            alone = [0] * NUM_MELD_TYPES
             discard_first = _FIRST["discard"]
-            for t in sorted(set(map(self.card_meld_types.__getitem__, self.table.hands[p]))):
+            if allowed is None:
                 # R-06/R-12: a started player may add a card some meld takes (unless that
                 # leaves the pile card alone, R-07).
-                if allowed is None:
-                    stranded = pile_type >= 0 and hand_size == 2 and t != pile_type
-                    selectable = (t in addable and not stranded) or can_start_meld(hand, t)
-                else:
+                stranded = pile_type >= 0 and hand_size == 2
+                for t, startable in zip(present, _startable(hand, present)):
+                    if startable or (t in addable and not (stranded and t != pile_type)):
+                        legal.append(select_first + t)
+                    if hand[t] > (t == pile_type):  # R-07
+                        legal.append(discard_first + t)
+            else:
+                alone = [0] * NUM_MELD_TYPES
+                for t in present:
                     alone[t] = 1
                     hand[t] -= 1
-                    selectable = (t in addable and allowed(alone)) or completable(alone, hand, t, allowed)
+                    if (t in addable and allowed(alone)) or completable(alone, hand, t, allowed):
+                        legal.append(select_first + t)
                     hand[t] += 1
                     alone[t] = 0
-                if selectable:
-                    legal.append(select_first + t)
-                if hand[t] > (t == pile_type):  # R-07
-                    legal.append(discard_first + t)
+                    if hand[t] > (t == pile_type):  # R-07
+                        legal.append(discard_first + t)
             if hand_size == 2 and not self.said_carte[p]:  # R-13
                 legal.append(_FIRST["carte"])
             return legal
@@ -697,6 +751,22 @@ class CarteState(RoundGameState):
 def _types_of(counts: list[int]) -> list[int]:
     """The meld types of ``counts`` (per type) in type order, one per card."""
     return [t for t in range(NUM_MELD_TYPES) if counts[t] for _ in range(counts[t])]
+
+
+def _may_be_one_meld(present: list[int], left_out: int) -> bool:
+    """False when the types ``present`` but ``left_out`` (jokers aside) hold two that
+    differ in both rank and suit, so that no set (one rank) or run (one suit) holds them
+    all: the cheap test that spares ``classify`` a whole hand nearly every time."""
+    reals = [t for t in present if t != left_out and t != JOKER]
+    if len(reals) < 2:
+        return True
+    first = reals[0]
+    rank, suit = first >> 2, first & 3
+    same_rank = same_suit = True
+    for t in reals:
+        same_rank = same_rank and t >> 2 == rank
+        same_suit = same_suit and t & 3 == suit
+    return same_rank or same_suit
 
 
 def _leaves_a_discard(hand: list[int], hand_size: int, pile_type: int, meld: list[int]) -> bool:
