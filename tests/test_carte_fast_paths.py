@@ -16,7 +16,7 @@ import pytest
 
 from cardenv.core.cards import card_name
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, accepts, classify, completable
-from cardenv.games.carte import CarteConfig, CarteState, Phase
+from cardenv.games.carte import CarteConfig, CarteObserver, CarteState, Phase
 from cardenv.games.carte.rules import _leaves_a_discard, _startable, _types_of
 from cardenv.testing import play_random
 
@@ -179,3 +179,30 @@ def test_startable_types_equal_the_general_search():
             rest[t] -= 1
             expected.append(completable(alone, rest, t))
         assert _startable(hand, present) == expected, hand
+
+
+def test_observer_caches_follow_diverging_copies():
+    """One observer's per-seat caches (melds rewritten meld by meld, the pile and the
+    turned-over stock moved rather than rewritten, shared event rows) against an
+    observer that starts afresh for every observation, while the observed states are
+    copies that diverge (each plays on its own actions), sampled worlds and new rounds."""
+    rng = np.random.default_rng(5)
+    compared = 0
+    for game in range(8):
+        config = CarteConfig(num_players=2 + game % 4, memory=("perfect", "none")[game % 2],
+                             max_turns_per_round=int(rng.choice((30, 200))), starting_score=40, recent_events=6)
+        cached, fresh = CarteObserver(config), CarteObserver(config)
+        states = [CarteState(config, np.random.default_rng(game))]
+        for _ in range(700):
+            state = states[int(rng.integers(len(states)))]
+            if state.is_terminal:
+                continue
+            if rng.random() < 0.04:
+                copy = state.sample_world(state.current_player, rng) if rng.random() < 0.3 else state.clone()
+                states = states[-3:] + [copy]
+            seat = int(rng.integers(config.num_players))
+            fresh._make_buffers()
+            assert np.array_equal(cached.observe(state, seat), fresh.observe(state, seat)), (game, seat)
+            compared += 1
+            state.apply(keen_player(state, rng) if rng.random() < 0.7 else state.legal_actions()[0])
+    assert compared > 4_000

@@ -216,6 +216,7 @@ class CarteState(RoundGameState):
         self.turn_player = 0
         self.melds: list[Meld] = []
         self.melds_version = object()  # a new token whenever the melds change (observers cache them)
+        self.meld_tokens: list[object] = []  # per meld, a new token whenever that meld changes
         self.started = [False] * n
         self.said_carte = [False] * n
         self.selection = np.zeros(NUM_MELD_TYPES, dtype=np.int64)
@@ -271,9 +272,11 @@ class CarteState(RoundGameState):
         self._index_cards()
         self.public_version = object()
         self.melds_version = object()
+        self.meld_tokens = [object() for _ in self.melds]
 
     def _clone_extra(self, other: CarteState) -> None:
         other.melds = [m.clone() for m in self.melds]
+        other.meld_tokens = self.meld_tokens.copy()  # the same melds: a change in either gives a new token
         other.started = self.started.copy()
         other.said_carte = self.said_carte.copy()
         other.selection = self.selection.copy()
@@ -601,6 +604,7 @@ class CarteState(RoundGameState):
             positions = [-1] * len(cards)
         self.table.melds.append(cards)
         self.melds.append(Meld(p, shape.is_run, shape.key, shape.low, shape.high, positions))
+        self.meld_tokens.append(object())
         self._reveal_to_all(cards)
         self.selection[:] = 0
         self.started[p] = True
@@ -626,6 +630,7 @@ class CarteState(RoundGameState):
         self._reveal_to_all([card])
         self.selection[:] = 0
         self.melds_version = object()
+        self.meld_tokens[m] = object()
         self.log("add", p, (card,), PUBLIC, f"adds {{cards}} to meld {m}", places=((meld.owner, m),))
         self._after_card_left_hand(p)
 
