@@ -48,6 +48,7 @@ class CarteObserver(Observer):
         self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
+        self._meld_event_kinds = (self.kind_index["put down"], self.kind_index["add"])
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
         # Piece starts per layout (True: the global state), and 1 / copies per type.
@@ -275,7 +276,7 @@ class CarteObserver(Observer):
                         out[hand_row + t] = counts[t] * weight[t]
                         if public[card]:
                             out[known_row + t] += weight[t]
-                elif any(map(shown.__getitem__, hand)):
+                else:
                     known_row = known_at + base
                     for card in hand:
                         if shown[card]:
@@ -318,7 +319,7 @@ class CarteObserver(Observer):
         out = memoryview(target)
         pile = table.discard_pile
         # What each pile card shows: the top card lies face up now; the others are memory.
-        flags = [True] * len(pile) if shown is None else list(map(shown.__getitem__, pile))
+        flags = [True] * len(pile) if shown is None else [shown[card] for card in pile]
         if pile:
             flags[-1] = True
         order, counts_at, top_at = at["pile_order"], at["pile_counts"], at["top_of_pile"]
@@ -359,7 +360,7 @@ class CarteObserver(Observer):
         stock = table.draw_pile
         stock_at = at["stock_order"]
         if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
-            flags = [True] * len(stock) if shown is None else list(map(shown.__getitem__, stock))
+            flags = [True] * len(stock) if shown is None else [shown[card] for card in stock]
             up_to_date = False
             if tail is not None and tail.stock_written and tail.stock_types is types:
                 # Draws take the stock's top (its list's end) and move every entry up by
@@ -493,17 +494,23 @@ class CarteObserver(Observer):
         kind = self.kind_index.get(event.kind)
         if kind is None:
             return None
-        columns, values = [kind], [1.0]
         if event.player >= 0:
-            columns.append(self._actor_column + event.player)
-            values.append(1.0)
-        cards: dict[int, float] = {}
-        for card_type in event.face_up_types:
-            t = min(card_type, JOKER)
-            cards[t] = cards.get(t, 0.0) + self._weight[t]
-        columns += [self._cards_column + t for t in cards]
-        values += cards.values()
-        if event.kind in ("put down", "add"):
+            columns, values = [kind, self._actor_column + event.player], [1.0, 1.0]
+        else:
+            columns, values = [kind], [1.0]
+        face_up = event.face_up_types
+        if len(face_up) == 1:  # a draw, discard or add: no sum to make
+            t = face_up[0] if face_up[0] < JOKER else JOKER
+            columns.append(self._cards_column + t)
+            values.append(self._weight[t])
+        elif face_up:
+            cards: dict[int, float] = {}
+            for card_type in face_up:
+                t = min(card_type, JOKER)
+                cards[t] = cards.get(t, 0.0) + self._weight[t]
+            columns += [self._cards_column + t for t in cards]
+            values += cards.values()
+        if kind in self._meld_event_kinds:
             columns.append(self._meld_column + event.places[0][1])
             values.append(1.0)
         return columns, values

@@ -469,7 +469,8 @@ class CarteState(RoundGameState):
         pile_type = self._pile_type_in_hand(p)
         cards = self.table.hands[p]
         hand_size = len(cards)
-        present = sorted(set(map(self.card_meld_types.__getitem__, cards)))
+        types = self.card_meld_types
+        present = sorted({types[card] for card in cards})
         legal: list[int] = []
         allowed = None
         if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1 and _may_be_one_meld(
