@@ -39,7 +39,7 @@ import numpy as np
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
 from cardenv.core.cards import ACE, JACK, double_deck_with_jokers, points_table
-from cardenv.core.events import PUBLIC
+from cardenv.core.events import PUBLIC, Event
 from cardenv.core.melds import (
     JOKER,
     MELD_TYPE_NAMES,
@@ -154,15 +154,23 @@ def _startable(hand: list[int], present: list[int]) -> list[bool]:
     joker the two next positions both held (the selection order cannot skip a gap)."""
     jokers = hand[JOKER]
     suit_bits = [0, 0, 0, 0]
-    for t in present:
+    # Per type, the cards of its rank from it up (``present`` is sorted: walk it down).
+    rank_from = []
+    rank = count = -1
+    for t in reversed(present):
         if t != JOKER:
             suit_bits[t & 3] |= _POSITION_BIT[t]
+            if t >> 2 != rank:
+                rank, count = t >> 2, 0
+            count += hand[t]
+        rank_from.append(count)
+    rank_from.reverse()
     window = _MAX_WINDOW if jokers > _MAX_WINDOW else jokers
     result = []
-    for t in present:
+    for t, same_rank in zip(present, rank_from):
         if t == JOKER:
             result.append(False)
-        elif sum(hand[t: (t | 3) + 1]) + jokers >= 3:
+        elif same_rank + jokers >= 3:
             result.append(True)
         elif jokers:
             result.append(bool(suit_bits[t & 3] & _WINDOWS[t][window]))
@@ -228,13 +236,15 @@ class CarteState(RoundGameState):
         self._accepted: tuple[object, set[int]] = (None, set())  # (melds_version, accepted_types_now()) last built
 
     def _index_cards(self) -> None:
-        """Derive what the mask and the observer read on every step from the table:
-        every card's meld type (fixed for a table; a sampled world has its own), every
+        """Derive what the mask, the log and the observer read on every step from the
+        table: every card's type and meld type (fixed for a table; a sampled world has
+        its own), every
         hand's count per meld type, kept up to date by every move into or out of a hand
         (``_to_hand``, ``_take_from_hand``), and per card whether every player knows it
         (the knowledge table's columns that are all true), kept up to date with every
         reveal (``_reveal_to_all``, ``_reveal``)."""
         table = self.table
+        self.card_core_types: list[int] = table.card_types.tolist()
         self.card_meld_types: list[int] = np.minimum(table.card_types, JOKER).tolist()
         self.card_public: list[bool] = table.knowledge.known.all(axis=0).tolist()
         self.hand_type_counts: list[list[int]] = []
@@ -290,11 +300,17 @@ class CarteState(RoundGameState):
         world._index_cards()  # other identities for the cards ``observer`` does not know
         return world
 
-    def log(self, *args, **kwargs) -> None:
-        """Log an event; every public change comes with one, so a new event also marks
-        a new public version (observers cache what only public events change)."""
+    def log(self, kind: str, player: int, cards: tuple[int, ...] = (), visible_to: tuple[int, ...] | None = PUBLIC,
+            text: str = "", places: tuple[tuple[int, int], ...] = ()) -> None:
+        """Log an event (as the base class does, the face-up types read from a list
+        rather than the numpy table); every public change comes with one, so a new event
+        also marks a new public version (observers cache what only public events change)."""
         self.public_version = object()
-        super().log(*args, **kwargs)
+        if kind not in self.event_kinds:
+            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
+        face_up = tuple([self.card_core_types[c] for c in cards]) if visible_to is PUBLIC else ()
+        self.events.append(
+            Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
 
     # --- scenario and rounds ----------------------------------------------------------
     def _scenario(self, options: dict | None) -> dict | None:
@@ -431,11 +447,13 @@ class CarteState(RoundGameState):
         table = self.table
         hand = table.hands[player]
         types = self.card_meld_types
-        copies = [c for c in hand if types[c] == t]
+        pile_card = self.pile_card
         if for_discard:
-            copies = [c for c in copies if c != self.pile_card]
-        elif self.pile_card in copies:
-            copies = [self.pile_card]
+            copies = [c for c in hand if types[c] == t and c != pile_card]
+        else:
+            copies = [c for c in hand if types[c] == t]
+            if pile_card in copies:
+                copies = [pile_card]
         if len(copies) == 1:
             card = copies[0]
         else:
