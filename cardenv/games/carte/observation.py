@@ -67,6 +67,7 @@ class CarteObserver(Observer):
         self._seat_order = {observer: [p if observer is None else (observer + p) % n for p in range(n)]
                             for observer in [None, *range(n)]}
         self._tail_start = self.layout.pieces["meld_present"].start
+        self._events_start = self.layout.pieces["event_kind"].start
         # Tail pieces' offsets within a seat's tail.
         self._tail_at = {name: start - self._tail_start for name, start in self._starts[False].items()
                          if start >= self._tail_start}
@@ -174,23 +175,27 @@ class CarteObserver(Observer):
                    "1 if events since the observer's previous decision did not all fit in recent_events rows")
 
     # --- filling -----------------------------------------------------------------------
-    # An observation is two blocks. The head (``phase`` … ``window_decided``) changes with
-    # nearly every decision and is small: it is written entry by entry through a
+    # An observation is three blocks. The head (``phase`` … ``window_decided``) changes
+    # with nearly every decision and is small: it is written entry by entry through a
     # memoryview (numpy's per-call cost would exceed the work). The tail (``meld_present``
-    # on: melds, piles, events) is large and changes only with public events: each seat
-    # keeps its own tail and rewrites only the parts whose key changed. The engine keeps
-    # the per-card lists read here (meld types, hand counts, cards known to all).
+    # … ``turned_over``: melds, piles) is large and changes only with public events: each
+    # seat keeps its own tail and rewrites only the parts whose key changed. The event
+    # pieces are written whole from rows every seat shares. The engine keeps the per-card
+    # lists read here (meld types, hand counts, cards known to all).
     def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None,
                 recent_events: bool = True) -> np.ndarray:
         """Write ``observer``'s view of ``state`` into ``out`` (or a new array). The recent
         events are always written (``recent_events`` is accepted for the runners that
-        pass it): they are kept per seat and cost little here."""
+        pass it): they are shared by every seat and cost little here."""
         buffer = self._buffer if out is None else out
         shown = state.table.knowledge.shown_to(observer, self.config.memory).tolist()
-        tail = self._tail_start
-        buffer[tail:] = self._seat_tail(state, observer, shown)
+        tail, events = self._tail_start, self._events_start
+        buffer[tail:events] = self._seat_tail(state, observer, shown)
         buffer[:tail] = 0
         self._head(state, observer, shown, memoryview(buffer))
+        # The event pieces change with nearly every decision and are rewritten whole:
+        # written in place, not kept per seat and copied.
+        self._fill_events(state, observer, buffer[tail:])
         return buffer.copy() if out is None else out
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
@@ -204,31 +209,24 @@ class CarteObserver(Observer):
         return vector
 
     def _seat_tail(self, state: CarteState, observer: int, shown: list[bool]) -> np.ndarray:
-        """``observer``'s tail, brought up to date part by part: the melds when the
-        state's ``melds_version`` changed, the piles when its ``public_version`` did (or,
-        with ``memory="none"``, the observer decided since: what it is shown of the pile
-        depends on that), the events when either the public version or the observer's
-        last decision changed. Keys are tokens and values of the state observed, so
-        a seat's tail follows whichever state (a clone, a sampled world) it is given."""
+        """``observer``'s tail up to the event pieces, brought up to date part by part:
+        the melds when the state's ``melds_version`` changed, the piles when its
+        ``public_version`` did (or, with ``memory="none"``, the observer decided since:
+        what it is shown of the pile depends on that). Keys are tokens and values of the
+        state observed, so a seat's tail follows whichever state (a clone, a sampled
+        world) it is given."""
         tail = self._tail.get(observer)
         if tail is None:
-            tail = self._tail[observer] = _SeatTail(np.zeros(self.size - self._tail_start, dtype=np.float32))
+            tail = self._tail[observer] = _SeatTail(np.zeros(self._events_start - self._tail_start, dtype=np.float32))
         at = self._tail_at
         if tail.melds_key is not state.melds_version:
             self._fill_melds(state, observer, at, tail.block, tail)
             tail.melds_key = state.melds_version
-        knowledge = state.table.knowledge
-        decided = int(knowledge.decided_at[observer])
         version = state.public_version
-        piles_key = decided if self.config.memory == "none" else None
+        piles_key = int(state.table.knowledge.decided_at[observer]) if self.config.memory == "none" else None
         if tail.piles_version is not version or tail.piles_key != piles_key:
             self._fill_piles(state, shown, at, tail.block, tail)
             tail.piles_version, tail.piles_key = version, piles_key
-        # Which events are new follows the observer's last decision (a finer key than the
-        # first new event, and no search of the log).
-        if tail.events_version is not version or tail.decided != decided:
-            self._fill_events(state, observer, tail.block)
-            tail.events_version, tail.decided = version, decided
         return tail.block
 
     def _head(self, state: CarteState, observer: int | None, shown: list[bool] | None, out: memoryview) -> None:
@@ -476,6 +474,7 @@ class CarteObserver(Observer):
         config = self.config
         capacity = config.recent_events
         if capacity == 0:
+            target[self._tail_at["event_kind"]:] = 0  # events_dropped
             return
         recent = self._recent_events
         recent.update(state.events)
@@ -519,14 +518,14 @@ class CarteObserver(Observer):
 class _SeatTail:
     """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
 
-    __slots__ = ("block", "decided", "events_version", "melds_key", "pile_cards", "pile_counts", "pile_flags",
+    __slots__ = ("block", "melds_key", "pile_cards", "pile_counts", "pile_flags",
                  "pile_types", "piles_key", "piles_version", "meld_tokens", "meld_offsets", "meld_types",
                  "accept_offsets", "stock_cards", "stock_flags", "stock_types",
                  "stock_written")
 
     def __init__(self, block: np.ndarray):
         self.block = block
-        self.melds_key = self.piles_version = self.piles_key = self.events_version = self.decided = None
+        self.melds_key = self.piles_version = self.piles_key = None
         self.pile_types = None  # the state's card_meld_types the pile entries were written with
         self.pile_cards: list[int] = []  # the pile then
         self.pile_flags: list[bool] = []  # whether each of its cards was shown (counted)
