@@ -85,7 +85,7 @@ class CarteObserver(Observer):
             piece_destinations(self.layout, event_columns, config.recent_events), [(self._actor_column, 1)], n)]
         # event_new and events_dropped (the layout's end) for k new events, k = 0 … recent_events + 1 (more).
         capacity = self.config.recent_events
-        self._new_marks = np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32)
+        self._new_marks = list(np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32))  # rows, made once
         table_observation.load_kernels()
         self._make_buffers()
 

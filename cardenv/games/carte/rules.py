@@ -483,7 +483,7 @@ class CarteState(RoundGameState):
 
     def _play_actions(self, p: int) -> list[int]:
         """The legal actions of ``p`` in the play phase."""
-        hand = self.hand_type_counts[p].copy()  # changed and restored below
+        hand = self.hand_type_counts[p]
         pile_type = self._pile_type_in_hand(p)
         cards = self.table.hands[p]
         hand_size = len(cards)
@@ -497,6 +497,7 @@ class CarteState(RoundGameState):
             # that is a valid meld (else no completion or put-down can be it).
             rest = [self.card_meld_types[card] for card in cards if card != self.pile_card]
             if classify(rest) is not None:
+                hand = hand.copy()  # the search below changes and restores it
                 allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
         selection = self.selection.tolist()
         selected = sum(selection)
@@ -527,13 +528,14 @@ class CarteState(RoundGameState):
             if hand_size == 2 and not self.said_carte[p]:  # R-13
                 legal.append(_FIRST["carte"])
             return legal
-        last = max(t for t in range(NUM_MELD_TYPES) if selection[t])
+        chosen = [t for t in range(NUM_MELD_TYPES) if selection[t]]
+        last = chosen[-1]
+        first_real = chosen[0]  # the joker type, last in order, when only jokers are selected
         rest = [h - c for h, c in zip(hand, selection)]
-        first_real = next((t for t in range(JOKER) if selection[t]), JOKER)
-        for t in range(last, NUM_MELD_TYPES):
-            # Only a joker, a card of the selection's rank (a set) or of its suit (a run)
-            # can join it.
-            if rest[t] and (t == JOKER or t >> 2 == first_real >> 2 or t & 3 == first_real & 3):
+        for t in present:
+            # Only a type from the last selected up that the hand holds more of, a joker,
+            # a card of the selection's rank (a set) or of its suit (a run) can join it.
+            if t >= last and rest[t] and (t == JOKER or t >> 2 == first_real >> 2 or t & 3 == first_real & 3):
                 selection[t] += 1
                 rest[t] -= 1
                 if completable(selection, rest, t, allowed):
@@ -542,7 +544,7 @@ class CarteState(RoundGameState):
                 rest[t] += 1
         permitted = allowed(selection) if allowed is not None else not (
             pile_type >= 0 and hand_size == selected + 1 and not selection[pile_type])
-        if permitted and classify(_types_of(selection)) is not None:
+        if permitted and classify([t for t in chosen for _ in range(selection[t])]) is not None:
             legal.append(_FIRST["put_down"])
         if selected == 1 and self.started[p] and permitted:
             first = _FIRST["add_to"]
