@@ -325,7 +325,8 @@ class CarteObserver(Observer):
         if tail is not None and tail.pile_types is types:
             old, old_flags = tail.pile_cards, tail.pile_flags
             kept = min(len(old), len(pile))
-            if old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
+            if (old != pile[:kept] or old_flags != flags[:kept] if kept == len(old)
+                    else old[:kept] != pile or old_flags[:kept] != flags):
                 kept -= 1  # the old top, counted as face up, may be memory now
                 if kept < 0 or old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
                     kept = 0
