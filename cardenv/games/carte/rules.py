@@ -47,7 +47,6 @@ from cardenv.core.melds import (
     NUM_POSITIONS,
     accepted_types,
     accepts,
-    can_start_meld,
     classify,
     completable,
     position_of_rank,
