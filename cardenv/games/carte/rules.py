@@ -237,11 +237,10 @@ class CarteState(RoundGameState):
     def _index_cards(self) -> None:
         """Derive what the mask, the log and the observer read on every step from the
         table: every card's type and meld type (fixed for a table; a sampled world has
-        its own), every
-        hand's count per meld type, kept up to date by every move into or out of a hand
-        (``_to_hand``, ``_take_from_hand``), and per card whether every player knows it
-        (the knowledge table's columns that are all true), kept up to date with every
-        reveal (``_reveal_to_all``, ``_reveal``)."""
+        its own), every hand's count per meld type, kept up to date by every move into or
+        out of a hand (``_to_hand``, ``_take_from_hand``), and per card whether every
+        player knows it (the knowledge table's columns that are all true), kept up to date
+        with every reveal (``_reveal_to_all``, ``_reveal``)."""
         table = self.table
         self.card_core_types: list[int] = table.card_types.tolist()
         self.card_meld_types: list[int] = np.minimum(table.card_types, JOKER).tolist()
