@@ -118,10 +118,11 @@ def brute_force_play_mask(state: CarteState) -> set[str] | None:
 
 def check_derived_lists(state: CarteState) -> None:
     """What the engine keeps up to date move by move equals what it is derived from: each
-    card's meld type, each hand's count per type, and whether every player knows a card
+    card's type and meld type, each hand's count per type, and whether every player knows a card
     (the knowledge table's column)."""
     table = state.table
     assert state.card_meld_types == [min(int(t), JOKER) for t in table.card_types]
+    assert state.card_core_types == [int(t) for t in table.card_types]
     for p, hand in enumerate(table.hands):
         counts = Counter(min(int(table.card_types[c]), JOKER) for c in hand)
         assert state.hand_type_counts[p] == [counts[t] for t in range(JOKER + 1)], p

@@ -20,9 +20,6 @@ layouts below.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from operator import attrgetter
-
 import numpy as np
 
 from cardenv.core.cards import double_deck_with_jokers
@@ -32,7 +29,6 @@ from cardenv.games import observation as table_observation
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
 from cardenv.games.observation import Observer, RecentEventRows, piece_destinations, seat_relative_destinations
 
-_event_clock = attrgetter("clock")
 NUM_RANKS = 13
 NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
@@ -52,6 +48,7 @@ class CarteObserver(Observer):
         self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
+        self._meld_event_kinds = (self.kind_index["put down"], self.kind_index["add"])
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
         # Piece starts per layout (True: the global state), and 1 / copies per type.
@@ -59,7 +56,18 @@ class CarteObserver(Observer):
                         for omniscient, layout in ((False, self.layout), (True, self.state_layout))}
         self._weight = (1.0 / self.copies).tolist()
         self._type_code = [(t + 1) / NUM_MELD_TYPES for t in range(NUM_MELD_TYPES)]  # the *_order pieces
+        # The head's piece starts in the order _head reads them, per layout (True: the global state).
+        self._head_at = {omniscient: tuple(at.get(name, -1) for name in (
+            "phase", "current_player", "turn_player", "selection", "pile_card", "hands" if omniscient else "hand",
+            "known_to_all" if omniscient else "known_cards", "in_game", "scores", "hand_size", "started",
+            "said_carte", "turns_in_round", "catch_window", "offender", "window_decided", "window_catches"))
+            for omniscient, at in self._starts.items()}
+        # Per observer (None: the global state), the seat of each row.
+        n = config.num_players
+        self._seat_order = {observer: [p if observer is None else (observer + p) % n for p in range(n)]
+                            for observer in [None, *range(n)]}
         self._tail_start = self.layout.pieces["meld_present"].start
+        self._events_start = self.layout.pieces["event_kind"].start
         # Tail pieces' offsets within a seat's tail.
         self._tail_at = {name: start - self._tail_start for name, start in self._starts[False].items()
                          if start >= self._tail_start}
@@ -77,7 +85,7 @@ class CarteObserver(Observer):
             piece_destinations(self.layout, event_columns, config.recent_events), [(self._actor_column, 1)], n)]
         # event_new and events_dropped (the layout's end) for k new events, k = 0 … recent_events + 1 (more).
         capacity = self.config.recent_events
-        self._new_marks = np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32)
+        self._new_marks = list(np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32))  # rows, made once
         table_observation.load_kernels()
         self._make_buffers()
 
@@ -167,23 +175,27 @@ class CarteObserver(Observer):
                    "1 if events since the observer's previous decision did not all fit in recent_events rows")
 
     # --- filling -----------------------------------------------------------------------
-    # An observation is two blocks. The head (``phase`` … ``window_decided``) changes with
-    # nearly every decision and is small: it is written entry by entry through a
+    # An observation is three blocks. The head (``phase`` … ``window_decided``) changes
+    # with nearly every decision and is small: it is written entry by entry through a
     # memoryview (numpy's per-call cost would exceed the work). The tail (``meld_present``
-    # on: melds, piles, events) is large and changes only with public events: each seat
-    # keeps its own tail and rewrites only the parts whose key changed. The engine keeps
-    # the per-card lists read here (meld types, hand counts, cards known to all).
+    # … ``turned_over``: melds, piles) is large and changes only with public events: each
+    # seat keeps its own tail and rewrites only the parts whose key changed. The event
+    # pieces are written whole from rows every seat shares. The engine keeps the per-card
+    # lists read here (meld types, hand counts, cards known to all).
     def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None,
                 recent_events: bool = True) -> np.ndarray:
         """Write ``observer``'s view of ``state`` into ``out`` (or a new array). The recent
         events are always written (``recent_events`` is accepted for the runners that
-        pass it): they are kept per seat and cost little here."""
+        pass it): they are shared by every seat and cost little here."""
         buffer = self._buffer if out is None else out
         shown = state.table.knowledge.shown_to(observer, self.config.memory).tolist()
-        tail = self._tail_start
-        buffer[tail:] = self._seat_tail(state, observer, shown)
+        tail, events = self._tail_start, self._events_start
+        buffer[tail:events] = self._seat_tail(state, observer, shown)
         buffer[:tail] = 0
         self._head(state, observer, shown, memoryview(buffer))
+        # The event pieces change with nearly every decision and are rewritten whole:
+        # written in place, not kept per seat and copied.
+        self._fill_events(state, observer, buffer[tail:])
         return buffer.copy() if out is None else out
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
@@ -197,30 +209,24 @@ class CarteObserver(Observer):
         return vector
 
     def _seat_tail(self, state: CarteState, observer: int, shown: list[bool]) -> np.ndarray:
-        """``observer``'s tail, brought up to date part by part: the melds when the
-        state's ``melds_version`` changed, the piles when its ``public_version`` did (or,
-        with ``memory="none"``, the observer decided since: what it is shown of the pile
-        depends on that), the events when either the public version or the first event
-        new to the observer changed. Keys are tokens and values of the state observed, so
-        a seat's tail follows whichever state (a clone, a sampled world) it is given."""
+        """``observer``'s tail up to the event pieces, brought up to date part by part:
+        the melds when the state's ``melds_version`` changed, the piles when its
+        ``public_version`` did (or, with ``memory="none"``, the observer decided since:
+        what it is shown of the pile depends on that). Keys are tokens and values of the
+        state observed, so a seat's tail follows whichever state (a clone, a sampled
+        world) it is given."""
         tail = self._tail.get(observer)
         if tail is None:
-            tail = self._tail[observer] = _SeatTail(np.zeros(self.size - self._tail_start, dtype=np.float32))
+            tail = self._tail[observer] = _SeatTail(np.zeros(self._events_start - self._tail_start, dtype=np.float32))
         at = self._tail_at
         if tail.melds_key is not state.melds_version:
-            self._fill_melds(state, observer, at, tail.block)
+            self._fill_melds(state, observer, at, tail.block, tail)
             tail.melds_key = state.melds_version
-        knowledge = state.table.knowledge
-        decided = int(knowledge.decided_at[observer])
         version = state.public_version
-        piles_key = decided if self.config.memory == "none" else None
+        piles_key = int(state.table.knowledge.decided_at[observer]) if self.config.memory == "none" else None
         if tail.piles_version is not version or tail.piles_key != piles_key:
             self._fill_piles(state, shown, at, tail.block, tail)
             tail.piles_version, tail.piles_key = version, piles_key
-        first_new = bisect_left(state.events, decided, key=_event_clock)
-        if tail.events_version is not version or tail.first_new != first_new:
-            self._fill_events(state, observer, tail.block)
-            tail.events_version, tail.first_new = version, first_new
         return tail.block
 
     def _head(self, state: CarteState, observer: int | None, shown: list[bool] | None, out: memoryview) -> None:
@@ -229,52 +235,51 @@ class CarteObserver(Observer):
         config = self.config
         n = config.num_players
         table = state.table
-        at = self._starts[observer is None]
+        (phase_at, current_at, turn_at, selection_at, pile_card_at, hands_at, known_at, in_game, scores, sizes,
+         started, said, turns_at, window_at, offender_at, decided_at, catches_at) = self._head_at[observer is None]
         types = state.card_meld_types
         weight = self._weight
 
-        out[at["phase"] + int(state.phase)] = 1
+        out[phase_at + state.phase] = 1
         current = state.current_player
         if current is not None:
-            out[at["current_player"] + (current if observer is None else (current - observer) % n)] = 1
+            out[current_at + (current if observer is None else (current - observer) % n)] = 1
             turn = state.turn_player
-            out[at["turn_player"] + (turn if observer is None else (turn - observer) % n)] = 1
+            out[turn_at + (turn if observer is None else (turn - observer) % n)] = 1
             if observer is None or observer == current:
                 selection = state.selection.tolist()
                 if any(selection):
                     for t in range(NUM_MELD_TYPES):
                         if selection[t]:
-                            out[at["selection"] + t] = selection[t] * weight[t]
-            pile_type = state._pile_type_in_hand(turn)
-            if pile_type >= 0:
-                out[at["pile_card"] + pile_type] = 1
+                            out[selection_at + t] = selection[t] * weight[t]
+            card = state.pile_card
+            if card is not None and card in table.hands[turn]:  # R-07
+                out[pile_card_at + types[card]] = 1
         # Per seat: the hand's count per type (every seat in the global state, else the
         # observer's own), and the cards known: the global state's rows and the
         # observation's row 0, those every player knows; other rows, those shown to the
         # observer; then the seat's facts.
-        hands_at = at["hands"] if observer is None else at["hand"]
-        known_at = at["known_cards"] if observer is not None else at["known_to_all"]
-        in_game, scores, sizes = at["in_game"], at["scores"], at["hand_size"]
-        started, said = at["started"], at["said_carte"]
         public, start = state.card_public, config.starting_score
         eliminated, totals, has_started, said_carte = state.eliminated, state.scores, state.started, state.said_carte
-        for r in range(n):
-            p = r if observer is None else (observer + r) % n
-            hand = table.hands[p]
+        hands, hand_type_counts = table.hands, state.hand_type_counts
+        base = 0
+        for r, p in enumerate(self._seat_order[observer]):
+            hand = hands[p]
             if hand:
-                base = r * NUM_MELD_TYPES
                 if observer is None or r == 0:
-                    counts = state.hand_type_counts[p]
+                    counts = hand_type_counts[p]
+                    hand_row, known_row = hands_at + base, known_at + base
                     for card in hand:
                         t = types[card]
-                        out[hands_at + base + t] = counts[t] * weight[t]
+                        out[hand_row + t] = counts[t] * weight[t]
                         if public[card]:
-                            out[known_at + base + t] += weight[t]
-                elif any(map(shown.__getitem__, hand)):
+                            out[known_row + t] += weight[t]
+                else:
+                    known_row = known_at + base
                     for card in hand:
                         if shown[card]:
                             t = types[card]
-                            out[known_at + base + t] += weight[t]
+                            out[known_row + t] += weight[t]
                 out[sizes + r] = len(hand) / DECK_SIZE
             if not eliminated[p]:
                 out[in_game + r] = 1
@@ -284,19 +289,20 @@ class CarteObserver(Observer):
                 out[started + r] = 1
             if said_carte[p]:
                 out[said + r] = 1
-        out[at["turns_in_round"]] = state.turns_completed / config.max_turns_per_round
+            base += NUM_MELD_TYPES
+        out[turns_at] = state.turns_completed / config.max_turns_per_round
         window = state.window
         if window is not None:
-            out[at["catch_window"]] = 1
+            out[window_at] = 1
             offender = state.offender
-            out[at["offender"] + (offender if observer is None else (offender - observer) % n)] = 1
+            out[offender_at + (offender if observer is None else (offender - observer) % n)] = 1
             if observer is None:
                 for decider, decision in zip(window.players, window.decisions):
-                    out[at["window_decided"] + decider] = 1
+                    out[decided_at + decider] = 1
                     if decision is not None:
-                        out[at["window_catches"] + decider] = 1
+                        out[catches_at + decider] = 1
             elif window.has_decided(observer):
-                out[at["window_decided"]] = 1
+                out[decided_at] = 1
 
     def _fill_piles(self, state: CarteState, shown: list[bool] | None, at: dict[str, int],
                     target: np.ndarray, tail: _SeatTail | None = None) -> None:
@@ -311,7 +317,7 @@ class CarteObserver(Observer):
         out = memoryview(target)
         pile = table.discard_pile
         # What each pile card shows: the top card lies face up now; the others are memory.
-        flags = [True] * len(pile) if shown is None else list(map(shown.__getitem__, pile))
+        flags = [True] * len(pile) if shown is None else [shown[card] for card in pile]
         if pile:
             flags[-1] = True
         order, counts_at, top_at = at["pile_order"], at["pile_counts"], at["top_of_pile"]
@@ -319,7 +325,8 @@ class CarteObserver(Observer):
         if tail is not None and tail.pile_types is types:
             old, old_flags = tail.pile_cards, tail.pile_flags
             kept = min(len(old), len(pile))
-            if old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
+            if (old != pile[:kept] or old_flags != flags[:kept] if kept == len(old)
+                    else old[:kept] != pile or old_flags[:kept] != flags):
                 kept -= 1  # the old top, counted as face up, may be memory now
                 if kept < 0 or old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
                     kept = 0
@@ -350,54 +357,115 @@ class CarteObserver(Observer):
         if tail is not None:
             tail.pile_types, tail.pile_cards, tail.pile_flags, tail.pile_counts = types, pile.copy(), flags, counts
         stock = table.draw_pile
-        if tail is not None and tail.stock_written:
-            target[at["stock_order"]: at["stock_order"] + DECK_SIZE] = 0
-            tail.stock_written = False
+        stock_at = at["stock_order"]
         if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
-            if tail is not None:
-                tail.stock_written = True
-            order = at["stock_order"] + len(stock) - 1  # top first
-            for i, card in enumerate(stock):
-                if shown is None or shown[card]:
-                    out[order - i] = code[types[card]]
+            flags = [True] * len(stock) if shown is None else [shown[card] for card in stock]
+            up_to_date = False
+            if tail is not None and tail.stock_written and tail.stock_types is types:
+                # Draws take the stock's top (its list's end) and move every entry up by
+                # as many places: when the rest is what was written, shift the entries.
+                old, size = tail.stock_cards, len(stock)
+                taken = len(old) - size
+                if taken >= 0 and old[:size] == stock and tail.stock_flags[:size] == flags:
+                    if taken:
+                        target[stock_at: stock_at + size] = target[stock_at + taken: stock_at + size + taken]
+                        target[stock_at + size: stock_at + size + taken] = 0
+                        tail.stock_cards, tail.stock_flags = stock.copy(), flags
+                    up_to_date = True
+            if not up_to_date:
+                if tail is not None:
+                    if tail.stock_written:
+                        target[stock_at: stock_at + DECK_SIZE] = 0
+                    tail.stock_written, tail.stock_types = True, types
+                    tail.stock_cards, tail.stock_flags = stock.copy(), flags
+                order = stock_at + len(stock) - 1  # top first
+                for i, card in enumerate(stock):
+                    if flags[i]:
+                        out[order - i] = code[types[card]]
+        elif tail is not None and tail.stock_written:
+            target[stock_at: stock_at + DECK_SIZE] = 0
+            tail.stock_written = False
         out[at["stock_size"]] = len(stock) / DECK_SIZE
         out[at["pile_size"]] = len(pile) / DECK_SIZE
         out[at["turned_over"]] = 1 if state.turnovers else 0
 
-    def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray) -> None:
-        """``meld_present`` … ``meld_accepts`` (contiguous) into ``target`` at the offsets ``at``."""
-        low, high = at["meld_present"], at["meld_accepts"] + NUM_MELD_TYPES
-        target[low:high] = 0
-        n = self.config.num_players
+    def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray,
+                    tail: _SeatTail | None = None) -> None:
+        """``meld_present`` … ``meld_accepts`` (contiguous) into ``target`` at the offsets
+        ``at``. With a seat's ``tail`` (which ``target`` is), only the melds whose token
+        (``state.meld_tokens``) differs from the one written are rewritten (a put-down or
+        an add changes one meld), their old entries cleared first; else all of them."""
+        out = memoryview(target)
         types = state.card_meld_types
-        values: dict[int, float] = {}
-        for m, meld in enumerate(state.melds):
-            values[at["meld_present"] + m] = 1
-            row = meld.owner if observer is None else (meld.owner - observer) % n
-            values[at["meld_owner"] + m * n + row] = 1
-            meld_types = [types[c] for c in state.table.melds[m]]
-            if meld.is_run:
-                values[at["meld_is_run"] + m] = 1
-                values[at["meld_run_suit"] + m * NUM_SUITS + meld.key] = 1
-                real, joker = at["meld_run_real"] + m * NUM_POSITIONS, at["meld_run_joker"] + m * NUM_POSITIONS
-                for t, position in zip(meld_types, meld.positions):
-                    values[(joker if t == JOKER else real) + position] = 1
+        tokens = state.meld_tokens
+        if tail is None:
+            target[at["meld_present"]: at["meld_accepts"] + NUM_MELD_TYPES] = 0
+            for m in range(len(tokens)):
+                for offset, value in self._meld_entries(state, m, observer, at).items():
+                    out[offset] = value
+        else:
+            if tail.meld_types is not types:  # another table's cards: nothing written can be kept
+                old_tokens = []
+                for offsets in tail.meld_offsets:
+                    for offset in offsets:
+                        out[offset] = 0
+                tail.meld_offsets = []
             else:
-                values[at["meld_set_rank"] + m * NUM_RANKS + meld.key] = 1
-                suits = at["meld_set_suits"] + m * NUM_SUITS
-                jokers = 0
-                for t in meld_types:
-                    if t == JOKER:
-                        jokers += 1
-                    else:
-                        values[suits + (t & 3)] = values.get(suits + (t & 3), 0) + 0.5
-                if jokers:
-                    values[at["meld_set_jokers"] + m] = jokers / 3
+                old_tokens = tail.meld_tokens
+            written = tail.meld_offsets
+            for m in range(len(tokens), len(written)):  # melds gone (a new round, another state)
+                for offset in written[m]:
+                    out[offset] = 0
+            del written[len(tokens):]
+            for m, token in enumerate(tokens):
+                if m < len(old_tokens) and old_tokens[m] is token:
+                    continue
+                if m < len(written):
+                    for offset in written[m]:
+                        out[offset] = 0
+                entries = self._meld_entries(state, m, observer, at)
+                for offset, value in entries.items():
+                    out[offset] = value
+                if m < len(written):
+                    written[m] = list(entries)
+                else:
+                    written.append(list(entries))
+            tail.meld_tokens, tail.meld_types = tokens.copy(), types
+            for offset in tail.accept_offsets:
+                out[offset] = 0
         accepts_at = at["meld_accepts"]
-        for t in state.accepted_types_now():
-            values[accepts_at + t] = 1
-        if values:
-            target[list(values)] = list(values.values())
+        accepted = [accepts_at + t for t in state.accepted_types_now()]
+        for offset in accepted:
+            out[offset] = 1
+        if tail is not None:
+            tail.accept_offsets = accepted
+
+    def _meld_entries(self, state: CarteState, m: int, observer: int | None, at: dict[str, int]) -> dict[int, float]:
+        """Meld ``m``'s nonzero entries: offset (per ``at``) → value."""
+        meld = state.melds[m]
+        types = state.card_meld_types
+        values: dict[int, float] = {at["meld_present"] + m: 1}
+        row = meld.owner if observer is None else (meld.owner - observer) % self.config.num_players
+        values[at["meld_owner"] + m * self.config.num_players + row] = 1
+        meld_types = [types[c] for c in state.table.melds[m]]
+        if meld.is_run:
+            values[at["meld_is_run"] + m] = 1
+            values[at["meld_run_suit"] + m * NUM_SUITS + meld.key] = 1
+            real, joker = at["meld_run_real"] + m * NUM_POSITIONS, at["meld_run_joker"] + m * NUM_POSITIONS
+            for t, position in zip(meld_types, meld.positions):
+                values[(joker if t == JOKER else real) + position] = 1
+        else:
+            values[at["meld_set_rank"] + m * NUM_RANKS + meld.key] = 1
+            suits = at["meld_set_suits"] + m * NUM_SUITS
+            jokers = 0
+            for t in meld_types:
+                if t == JOKER:
+                    jokers += 1
+                else:
+                    values[suits + (t & 3)] = values.get(suits + (t & 3), 0) + 0.5
+            if jokers:
+                values[at["meld_set_jokers"] + m] = jokers / 3
+        return values
 
     def _fill_events(self, state: CarteState, observer: int, target: np.ndarray) -> None:
         """The most recent public events, newest first: kind, actor, the cards shown face
@@ -407,6 +475,7 @@ class CarteObserver(Observer):
         config = self.config
         capacity = config.recent_events
         if capacity == 0:
+            target[self._tail_at["event_kind"]:] = 0  # events_dropped
             return
         recent = self._recent_events
         recent.update(state.events)
@@ -425,17 +494,23 @@ class CarteObserver(Observer):
         kind = self.kind_index.get(event.kind)
         if kind is None:
             return None
-        columns, values = [kind], [1.0]
         if event.player >= 0:
-            columns.append(self._actor_column + event.player)
-            values.append(1.0)
-        cards: dict[int, float] = {}
-        for card_type in event.face_up_types:
-            t = min(card_type, JOKER)
-            cards[t] = cards.get(t, 0.0) + self._weight[t]
-        columns += [self._cards_column + t for t in cards]
-        values += cards.values()
-        if event.kind in ("put down", "add"):
+            columns, values = [kind, self._actor_column + event.player], [1.0, 1.0]
+        else:
+            columns, values = [kind], [1.0]
+        face_up = event.face_up_types
+        if len(face_up) == 1:  # a draw, discard or add: no sum to make
+            t = face_up[0] if face_up[0] < JOKER else JOKER
+            columns.append(self._cards_column + t)
+            values.append(self._weight[t])
+        elif face_up:
+            cards: dict[int, float] = {}
+            for card_type in face_up:
+                t = min(card_type, JOKER)
+                cards[t] = cards.get(t, 0.0) + self._weight[t]
+            columns += [self._cards_column + t for t in cards]
+            values += cards.values()
+        if kind in self._meld_event_kinds:
             columns.append(self._meld_column + event.places[0][1])
             values.append(1.0)
         return columns, values
@@ -444,17 +519,26 @@ class CarteObserver(Observer):
 class _SeatTail:
     """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
 
-    __slots__ = ("block", "events_version", "first_new", "melds_key", "pile_cards", "pile_counts", "pile_flags",
-                 "pile_types", "piles_key", "piles_version", "stock_written")
+    __slots__ = ("block", "melds_key", "pile_cards", "pile_counts", "pile_flags",
+                 "pile_types", "piles_key", "piles_version", "meld_tokens", "meld_offsets", "meld_types",
+                 "accept_offsets", "stock_cards", "stock_flags", "stock_types",
+                 "stock_written")
 
     def __init__(self, block: np.ndarray):
         self.block = block
-        self.melds_key = self.piles_version = self.piles_key = self.events_version = self.first_new = None
+        self.melds_key = self.piles_version = self.piles_key = None
         self.pile_types = None  # the state's card_meld_types the pile entries were written with
         self.pile_cards: list[int] = []  # the pile then
         self.pile_flags: list[bool] = []  # whether each of its cards was shown (counted)
         self.pile_counts: list[int] = []  # cards counted per type
         self.stock_written = False  # whether stock_order may hold entries
+        self.meld_types = None  # as pile_types, for the melds' entries
+        self.meld_tokens: list[object] = []  # the state's meld_tokens when the melds were written
+        self.meld_offsets: list[list[int]] = []  # per meld written, the offsets of its nonzero entries
+        self.accept_offsets: list[int] = []  # the meld_accepts entries written (all 1)
+        self.stock_types = None  # as pile_types, for the stock's entries
+        self.stock_cards: list[int] = []  # the stock when stock_order was written
+        self.stock_flags: list[bool] = []  # whether each of its cards was shown (written)
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:

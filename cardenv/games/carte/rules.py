@@ -39,16 +39,17 @@ import numpy as np
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
 from cardenv.core.cards import ACE, JACK, double_deck_with_jokers, points_table
-from cardenv.core.events import PUBLIC
+from cardenv.core.events import PUBLIC, Event
 from cardenv.core.melds import (
     JOKER,
     MELD_TYPE_NAMES,
     NUM_MELD_TYPES,
+    NUM_POSITIONS,
     accepted_types,
     accepts,
-    can_start_meld,
     classify,
     completable,
+    position_of_rank,
     type_at,
 )
 from cardenv.core.reaction import PASS, ReactionWindow
@@ -124,6 +125,60 @@ def build_action_table() -> ActionTable:
     return table
 
 
+def _run_windows(t: int) -> tuple[int, list[int]]:
+    """For a real meld type ``t`` selected first, the positions of its suit a run may
+    add to it (every other real card's type must be higher: above ``t``'s position and
+    below the ace, or anywhere below the ace's): the two nearest as a bit mask (0 if
+    there are not two), and per number of jokers j the positions within j + 1 of it."""
+    p = position_of_rank(t >> 2)
+    span = range(p - 1, -1, -1) if p == NUM_POSITIONS - 1 else range(p + 1, NUM_POSITIONS - 1)
+    nearest_two = (1 << span[0]) | (1 << span[1]) if len(span) >= 2 else 0
+    windows = []
+    for jokers in range(NUM_POSITIONS):
+        windows.append(sum(1 << q for q in span if abs(q - p) <= jokers + 1))
+    return nearest_two, windows
+
+
+_POSITION_BIT = [1 << position_of_rank(t >> 2) for t in range(JOKER)]
+_NEAREST_TWO, _WINDOWS = map(list, zip(*(_run_windows(t) for t in range(JOKER))))
+_MAX_WINDOW = NUM_POSITIONS - 1
+
+
+def _startable(hand: list[int], present: list[int]) -> list[bool]:
+    """Per type in ``present`` (the types ``hand``, counts per type, holds): whether one
+    card of it alone can grow into a meld, the others selected after it in type order
+    (``can_start_meld`` for each, from bit masks of the hand's positions per suit). A set
+    needs three cards of its rank from this type up, jokers counted; a run needs a
+    second real card at the nearest position a joker count can bridge to, or with no
+    joker the two next positions both held (the selection order cannot skip a gap)."""
+    jokers = hand[JOKER]
+    suit_bits = [0, 0, 0, 0]
+    # Per type, the cards of its rank from it up (``present`` is sorted: walk it down).
+    rank_from = []
+    rank = count = -1
+    for t in reversed(present):
+        if t != JOKER:
+            suit_bits[t & 3] |= _POSITION_BIT[t]
+            if t >> 2 != rank:
+                rank, count = t >> 2, 0
+            count += hand[t]
+        rank_from.append(count)
+    rank_from.reverse()
+    window = _MAX_WINDOW if jokers > _MAX_WINDOW else jokers
+    result = []
+    for t, same_rank in zip(present, rank_from):
+        if t == JOKER:
+            result.append(False)
+        elif same_rank + jokers >= 3:
+            result.append(True)
+        elif jokers:
+            result.append(bool(suit_bits[t & 3] & _WINDOWS[t][window]))
+        else:
+            pair = _NEAREST_TWO[t]
+            result.append(pair != 0 and suit_bits[t & 3] & pair == pair)
+    return result
+
+
 _FIRST = {kind: build_action_table().first(kind) for kind in (
     "draw_stock", "draw_pile", "select", "put_down", "add_to", "discard", "carte", "catch", "pass")}
 """The first action id of each kind (the table is the same for every configuration)."""
@@ -168,6 +223,7 @@ class CarteState(RoundGameState):
         self.turn_player = 0
         self.melds: list[Meld] = []
         self.melds_version = object()  # a new token whenever the melds change (observers cache them)
+        self.meld_tokens: list[object] = []  # per meld, a new token whenever that meld changes
         self.started = [False] * n  # R-06
         self.said_carte = [False] * n  # R-13
         self.selection = np.zeros(NUM_MELD_TYPES, dtype=np.int64)
@@ -179,13 +235,14 @@ class CarteState(RoundGameState):
         self._accepted: tuple[object, set[int]] = (None, set())  # (melds_version, accepted_types_now()) last built
 
     def _index_cards(self) -> None:
-        """Derive what the mask and the observer read on every step from the table:
-        every card's meld type (fixed for a table; a sampled world has its own), every
-        hand's count per meld type, kept up to date by every move into or out of a hand
-        (``_to_hand``, ``_take_from_hand``), and per card whether every player knows it
-        (the knowledge table's columns that are all true), kept up to date with every
-        reveal (``_reveal_to_all``, ``_reveal``)."""
+        """Derive what the mask, the log and the observer read on every step from the
+        table: every card's type and meld type (fixed for a table; a sampled world has
+        its own), every hand's count per meld type, kept up to date by every move into or
+        out of a hand (``_to_hand``, ``_take_from_hand``), and per card whether every
+        player knows it (the knowledge table's columns that are all true), kept up to date
+        with every reveal (``_reveal_to_all``, ``_reveal``)."""
         table = self.table
+        self.card_core_types: list[int] = table.card_types.tolist()
         self.card_meld_types: list[int] = np.minimum(table.card_types, JOKER).tolist()
         self.card_public: list[bool] = table.knowledge.known.all(axis=0).tolist()
         self.hand_type_counts: list[list[int]] = []
@@ -223,9 +280,11 @@ class CarteState(RoundGameState):
         self._index_cards()
         self.public_version = object()
         self.melds_version = object()
+        self.meld_tokens = [object() for _ in self.melds]
 
     def _clone_extra(self, other: CarteState) -> None:
         other.melds = [m.clone() for m in self.melds]
+        other.meld_tokens = self.meld_tokens.copy()  # the same melds: a change in either gives a new token
         other.started = self.started.copy()
         other.said_carte = self.said_carte.copy()
         other.selection = self.selection.copy()
@@ -239,11 +298,17 @@ class CarteState(RoundGameState):
         world._index_cards()  # other identities for the cards ``observer`` does not know
         return world
 
-    def log(self, *args, **kwargs) -> None:
-        """Log an event; every public change comes with one, so a new event also marks
-        a new public version (observers cache what only public events change)."""
+    def log(self, kind: str, player: int, cards: tuple[int, ...] = (), visible_to: tuple[int, ...] | None = PUBLIC,
+            text: str = "", places: tuple[tuple[int, int], ...] = ()) -> None:
+        """Log an event (as the base class does, the face-up types read from a list
+        rather than the numpy table); every public change comes with one, so a new event
+        also marks a new public version (observers cache what only public events change)."""
         self.public_version = object()
-        super().log(*args, **kwargs)
+        if kind not in self.event_kinds:
+            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
+        face_up = tuple([self.card_core_types[c] for c in cards]) if visible_to is PUBLIC else ()
+        self.events.append(
+            Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
 
     # --- scenario and rounds ----------------------------------------------------------
     def _scenario(self, options: dict | None) -> dict | None:
@@ -380,11 +445,13 @@ class CarteState(RoundGameState):
         table = self.table
         hand = table.hands[player]
         types = self.card_meld_types
-        copies = [c for c in hand if types[c] == t]
+        pile_card = self.pile_card
         if for_discard:
-            copies = [c for c in copies if c != self.pile_card]
-        elif self.pile_card in copies:
-            copies = [self.pile_card]
+            copies = [c for c in hand if types[c] == t and c != pile_card]
+        else:
+            copies = [c for c in hand if types[c] == t]
+            if pile_card in copies:
+                copies = [pile_card]
         if len(copies) == 1:
             card = copies[0]
         else:
@@ -414,50 +481,59 @@ class CarteState(RoundGameState):
 
     def _play_actions(self, p: int) -> list[int]:
         """The legal actions of ``p`` in the play phase."""
-        hand = self.hand_type_counts[p].copy()  # changed and restored below
+        hand = self.hand_type_counts[p]
         pile_type = self._pile_type_in_hand(p)
-        hand_size = len(self.table.hands[p])
+        cards = self.table.hands[p]
+        hand_size = len(cards)
+        types = self.card_meld_types
+        present = sorted({types[card] for card in cards})
         legal: list[int] = []
         allowed = None
-        if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1:
+        if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1 and _may_be_one_meld(
+                present, pile_type):
             # R-07 vetoes one meld only: the whole hand but the pile card, and only if
             # that is a valid meld (else no completion or put-down can be it).
-            rest = [self.card_meld_types[card] for card in self.table.hands[p] if card != self.pile_card]
+            rest = [self.card_meld_types[card] for card in cards if card != self.pile_card]
             if classify(rest) is not None:
+                hand = hand.copy()  # the search below changes and restores it
                 allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
         selection = self.selection.tolist()
         selected = sum(selection)
         select_first = _FIRST["select"]
         if selected == 0:
             addable = self.accepted_types_now() if self.started[p] else ()
-            alone = [0] * NUM_MELD_TYPES
             discard_first = _FIRST["discard"]
-            for t in sorted(set(map(self.card_meld_types.__getitem__, self.table.hands[p]))):
+            if allowed is None:
                 # R-06/R-12: a started player may add a card some meld takes (unless that
                 # leaves the pile card alone, R-07).
-                if allowed is None:
-                    stranded = pile_type >= 0 and hand_size == 2 and t != pile_type
-                    selectable = (t in addable and not stranded) or can_start_meld(hand, t)
-                else:
+                stranded = pile_type >= 0 and hand_size == 2
+                for t, startable in zip(present, _startable(hand, present)):
+                    if startable or (t in addable and not (stranded and t != pile_type)):
+                        legal.append(select_first + t)
+                    if hand[t] > (t == pile_type):  # R-07
+                        legal.append(discard_first + t)
+            else:
+                alone = [0] * NUM_MELD_TYPES
+                for t in present:
                     alone[t] = 1
                     hand[t] -= 1
-                    selectable = (t in addable and allowed(alone)) or completable(alone, hand, t, allowed)
+                    if (t in addable and allowed(alone)) or completable(alone, hand, t, allowed):
+                        legal.append(select_first + t)
                     hand[t] += 1
                     alone[t] = 0
-                if selectable:
-                    legal.append(select_first + t)
-                if hand[t] > (t == pile_type):  # R-07
-                    legal.append(discard_first + t)
+                    if hand[t] > (t == pile_type):  # R-07
+                        legal.append(discard_first + t)
             if hand_size == 2 and not self.said_carte[p]:  # R-13
                 legal.append(_FIRST["carte"])
             return legal
-        last = max(t for t in range(NUM_MELD_TYPES) if selection[t])
+        chosen = [t for t in range(NUM_MELD_TYPES) if selection[t]]
+        last = chosen[-1]
+        first_real = chosen[0]  # the joker type, last in order, when only jokers are selected
         rest = [h - c for h, c in zip(hand, selection)]
-        first_real = next((t for t in range(JOKER) if selection[t]), JOKER)
-        for t in range(last, NUM_MELD_TYPES):
-            # Only a joker, a card of the selection's rank (a set) or of its suit (a run)
-            # can join it.
-            if rest[t] and (t == JOKER or t >> 2 == first_real >> 2 or t & 3 == first_real & 3):
+        for t in present:
+            # Only a type from the last selected up that the hand holds more of, a joker,
+            # a card of the selection's rank (a set) or of its suit (a run) can join it.
+            if t >= last and rest[t] and (t == JOKER or t >> 2 == first_real >> 2 or t & 3 == first_real & 3):
                 selection[t] += 1
                 rest[t] -= 1
                 if completable(selection, rest, t, allowed):
@@ -466,7 +542,7 @@ class CarteState(RoundGameState):
                 rest[t] += 1
         permitted = allowed(selection) if allowed is not None else not (
             pile_type >= 0 and hand_size == selected + 1 and not selection[pile_type])
-        if permitted and classify(_types_of(selection)) is not None:
+        if permitted and classify([t for t in chosen for _ in range(selection[t])]) is not None:
             legal.append(_FIRST["put_down"])
         if selected == 1 and self.started[p] and permitted:
             first = _FIRST["add_to"]
@@ -547,6 +623,7 @@ class CarteState(RoundGameState):
             positions = [-1] * len(cards)
         self.table.melds.append(cards)
         self.melds.append(Meld(p, shape.is_run, shape.key, shape.low, shape.high, positions))
+        self.meld_tokens.append(object())
         self._reveal_to_all(cards)
         self.selection[:] = 0
         self.started[p] = True  # R-06
@@ -572,6 +649,7 @@ class CarteState(RoundGameState):
         self._reveal_to_all([card])
         self.selection[:] = 0
         self.melds_version = object()
+        self.meld_tokens[m] = object()
         self.log("add", p, (card,), PUBLIC, f"adds {{cards}} to meld {m}", places=((meld.owner, m),))
         self._after_card_left_hand(p)
 
@@ -697,6 +775,22 @@ class CarteState(RoundGameState):
 def _types_of(counts: list[int]) -> list[int]:
     """The meld types of ``counts`` (per type) in type order, one per card."""
     return [t for t in range(NUM_MELD_TYPES) if counts[t] for _ in range(counts[t])]
+
+
+def _may_be_one_meld(present: list[int], left_out: int) -> bool:
+    """False when the types ``present`` but ``left_out`` (jokers aside) hold two that
+    differ in both rank and suit, so that no set (one rank) or run (one suit) holds them
+    all: the cheap test that spares ``classify`` a whole hand nearly every time."""
+    reals = [t for t in present if t != left_out and t != JOKER]
+    if len(reals) < 2:
+        return True
+    first = reals[0]
+    rank, suit = first >> 2, first & 3
+    same_rank = same_suit = True
+    for t in reals:
+        same_rank = same_rank and t >> 2 == rank
+        same_suit = same_suit and t & 3 == suit
+    return same_rank or same_suit
 
 
 def _leaves_a_discard(hand: list[int], hand_size: int, pile_type: int, meld: list[int]) -> bool:
