@@ -330,10 +330,14 @@ class RoundGameState:
         ``event_kinds``, which the observation's event piece is built from."""
         if kind not in self.event_kinds:
             raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
-        face_up = tuple(int(self.table.card_types[c]) for c in cards) if visible_to is PUBLIC else ()
+        face_up = self._card_types_of(cards) if visible_to is PUBLIC else ()
         self.events.append(
             Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up)
         )
+
+    def _card_types_of(self, cards: tuple[int, ...]) -> tuple[int, ...]:
+        """The card types of physical ``cards`` (what a face-up event shows)."""
+        return tuple(int(self.table.card_types[c]) for c in cards)
 
     def card_name(self, card: int) -> str:
         """ASCII name of a physical card's type."""

@@ -39,7 +39,7 @@ import numpy as np
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
 from cardenv.core.cards import ACE, JACK, double_deck_with_jokers, points_table
-from cardenv.core.events import PUBLIC, Event
+from cardenv.core.events import PUBLIC
 from cardenv.core.melds import (
     JOKER,
     MELD_TYPE_NAMES,
@@ -298,17 +298,16 @@ class CarteState(RoundGameState):
         world._index_cards()  # other identities for the cards ``observer`` does not know
         return world
 
-    def log(self, kind: str, player: int, cards: tuple[int, ...] = (), visible_to: tuple[int, ...] | None = PUBLIC,
-            text: str = "", places: tuple[tuple[int, int], ...] = ()) -> None:
-        """Log an event (as the base class does, the face-up types read from a list
-        rather than the numpy table); every public change comes with one, so a new event
-        also marks a new public version (observers cache what only public events change)."""
+    def log(self, *args, **kwargs) -> None:
+        """Log an event; every public change comes with one, so a new event also marks
+        a new public version (observers cache what only public events change)."""
         self.public_version = object()
-        if kind not in self.event_kinds:
-            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
-        face_up = tuple([self.card_core_types[c] for c in cards]) if visible_to is PUBLIC else ()
-        self.events.append(
-            Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
+        super().log(*args, **kwargs)
+
+    def _card_types_of(self, cards: tuple[int, ...]) -> tuple[int, ...]:
+        """From the list this state keeps (cheaper than indexing the numpy table card by card)."""
+        types = self.card_core_types
+        return tuple([types[c] for c in cards])
 
     # --- scenario and rounds ----------------------------------------------------------
     def _scenario(self, options: dict | None) -> dict | None:
