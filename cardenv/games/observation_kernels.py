@@ -19,9 +19,16 @@ observer is built, so ``import cardenv`` does not load numba.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from cardenv.core.compiled import compiled
+
+def compiled(function):
+    """``function`` compiled with numba, cached on disk where numba can write its cache."""
+    try:
+        return numba.njit(cache=True, nogil=True)(function)
+    except RuntimeError:  # numba: "cannot cache function …: no locator available"
+        return numba.njit(nogil=True)(function)
 
 
 TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED = range(5)  # entries of ``starts``

@@ -25,7 +25,6 @@ import math
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo
-from cardenv.agents.heuristics.sampling import deal_totals
 from cardenv.core.cards import JACK, KING, NUM_STANDARD_TYPES, QUEEN, RANK_OF
 from cardenv.games.onefifty.observation import MAX_CARD_POINTS
 from cardenv.games.onefifty.rules import POINTS, Phase
@@ -279,6 +278,8 @@ class OneFiftyHeuristic(Agent):
             return np.broadcast_to(known_totals, (1, self.num_players)).copy()
         if k > len(unseen):  # memory and the unseen multiset disagree: do not gamble
             return None
-        totals = np.empty((self.samples, self.num_players))
-        deal_totals(self.rng.random((self.samples, len(unseen))), unseen, unknown_seat, known_totals, totals)
-        return totals
+        order = np.argsort(self.rng.random((self.samples, len(unseen))), axis=1)[:, :k]
+        dealt = unseen[order]
+        seat_onehot = np.zeros((k, self.num_players))
+        seat_onehot[np.arange(k), unknown_seat] = 1.0
+        return known_totals + dealt @ seat_onehot
