@@ -106,3 +106,23 @@ def test_memory_resets_every_round_and_game():
     env.game.round_index += 1  # the next act sees a new round
     agent.act(env.observe(env.possible_agents[seat]), env.game, seat)
     assert agent.mem_rank[1, 0] == -1
+
+
+def test_worst_slot_matches_its_numpy_form():
+    """``_worst_slot`` scans a hand's few slots in plain Python; the numpy form it
+    replaced, over random values with empty slots (NaN), ties and unknown cards."""
+    from cardenv.agents.heuristics.onefifty import OneFiftyHeuristic
+
+    def numpy_worst_slot(own_values, known):
+        values = np.where(np.isnan(own_values), -np.inf, own_values)
+        best = np.flatnonzero(values == values.max())
+        known_best = [s for s in best if known[0, s]]
+        return int(known_best[0] if known_best else best[0])
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        slots = int(rng.integers(1, 9))
+        own_values = rng.integers(0, 6, slots).astype(np.float64)  # few values: many ties
+        own_values[rng.random(slots) < 0.3] = np.nan
+        known = rng.random((4, slots)) < 0.5
+        assert OneFiftyHeuristic._worst_slot(own_values, known) == numpy_worst_slot(own_values, known)
