@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from cardenv.core.cards import card_name
-from cardenv.core.melds import JOKER, NUM_MELD_TYPES, accepts, classify, completable
+from cardenv.core.melds import JOKER, NUM_MELD_TYPES, accepts, can_start_meld, classify, completable, startable_types
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState, Phase
-from cardenv.games.carte.rules import _leaves_a_discard, _startable, _types_of
+from cardenv.games.carte.rules import _leaves_a_discard, _types_of
 from cardenv.testing import play_random
 
 
@@ -159,7 +159,7 @@ def test_play_mask_equals_the_reference_when_r07_vetoes_a_meld():
 
 
 def test_startable_types_equal_the_general_search():
-    """``_startable`` against ``completable`` for one selected card, over random hands
+    """``startable_types`` against ``completable`` for one selected card, over random hands
     drawn from the whole deck, one suit, or two suits with jokers (runs, sets, gaps)."""
     rng = np.random.default_rng(0)
     for trial in range(20_000):
@@ -178,7 +178,8 @@ def test_startable_types_equal_the_general_search():
             rest = hand.copy()
             rest[t] -= 1
             expected.append(completable(alone, rest, t))
-        assert _startable(hand, present) == expected, hand
+        assert startable_types(hand, present) == expected, hand
+        assert [can_start_meld(hand, t) for t in present] == expected, hand
 
 
 def test_observer_caches_follow_diverging_copies():

@@ -215,6 +215,61 @@ def can_start_meld(hand: Sequence[int], t: int, rules: MeldRules = DEFAULT_RULES
     return False
 
 
+
+# The bit tables of ``startable_types``: per real meld type t, the positions of its suit a
+# run started by t may add (every other real card's type must be higher: above t's
+# position and below the ace, or anywhere below the ace's); the two nearest as a bit mask
+# (0 if there are not two), and per number of jokers j the positions within j + 1 of it.
+def _run_windows(t: int) -> tuple[int, list[int]]:
+    p = position_of_rank(t >> 2)
+    span = range(p - 1, -1, -1) if p == NUM_POSITIONS - 1 else range(p + 1, NUM_POSITIONS - 1)
+    nearest_two = (1 << span[0]) | (1 << span[1]) if len(span) >= 2 else 0
+    return nearest_two, [sum(1 << q for q in span if abs(q - p) <= jokers + 1) for jokers in range(NUM_POSITIONS)]
+
+
+_POSITION_BIT = [1 << position_of_rank(t >> 2) for t in range(JOKER)]
+_NEAREST_TWO, _WINDOWS = map(list, zip(*(_run_windows(t) for t in range(JOKER))))
+_MAX_WINDOW = NUM_POSITIONS - 1
+
+
+def startable_types(hand: list[int], present: list[int], rules: MeldRules = DEFAULT_RULES) -> list[bool]:
+    """``can_start_meld(hand, t)`` for every type ``t`` in ``present`` (the types ``hand``,
+    counts per type, holds, ascending), at once: what a mask asks for every card in hand.
+
+    Under the default rules (sets and runs from three cards) it works from bit masks of
+    the hand's positions per suit: a set needs three cards of its rank from this type up,
+    jokers counted; a run needs a second real card at a position the jokers can bridge
+    to, or with no joker the two next positions both held (the selection order cannot
+    skip a gap). Other rules ask ``can_start_meld`` type by type."""
+    if rules is not DEFAULT_RULES and rules != DEFAULT_RULES:
+        return [can_start_meld(hand, t, rules) for t in present]
+    jokers = hand[JOKER]
+    suit_bits = [0, 0, 0, 0]
+    # Per type, the cards of its rank from it up (``present`` is sorted: walk it down).
+    rank_from = []
+    rank = count = -1
+    for t in reversed(present):
+        if t != JOKER:
+            suit_bits[t & 3] |= _POSITION_BIT[t]
+            if t >> 2 != rank:
+                rank, count = t >> 2, 0
+            count += hand[t]
+        rank_from.append(count)
+    rank_from.reverse()
+    window = _MAX_WINDOW if jokers > _MAX_WINDOW else jokers
+    result = []
+    for t, same_rank in zip(present, rank_from):
+        if t == JOKER:
+            result.append(False)
+        elif same_rank + jokers >= DEFAULT_RULES.set_min:
+            result.append(True)
+        elif jokers:
+            result.append(bool(suit_bits[t & 3] & _WINDOWS[t][window]))
+        else:
+            pair = _NEAREST_TWO[t]
+            result.append(pair != 0 and suit_bits[t & 3] & pair == pair)
+    return result
+
 def _set_completable(selection, available, min_type, rank, size, jokers_free, is_allowed, rules) -> bool:
     first = rank * NUM_SUITS
     pool = [(t, available[t]) for t in range(max(first, min_type), first + NUM_SUITS) if available[t]]

@@ -44,12 +44,11 @@ from cardenv.core.melds import (
     JOKER,
     MELD_TYPE_NAMES,
     NUM_MELD_TYPES,
-    NUM_POSITIONS,
     accepted_types,
     accepts,
     classify,
     completable,
-    position_of_rank,
+    startable_types,
     type_at,
 )
 from cardenv.core.reaction import PASS, ReactionWindow
@@ -123,60 +122,6 @@ def build_action_table() -> ActionTable:
     table.add("catch", "catch", "R-14: catch the player who did not say carte")
     table.add("pass", "no catch", "R-14: do not catch")
     return table
-
-
-def _run_windows(t: int) -> tuple[int, list[int]]:
-    """For a real meld type ``t`` selected first, the positions of its suit a run may
-    add to it (every other real card's type must be higher: above ``t``'s position and
-    below the ace, or anywhere below the ace's): the two nearest as a bit mask (0 if
-    there are not two), and per number of jokers j the positions within j + 1 of it."""
-    p = position_of_rank(t >> 2)
-    span = range(p - 1, -1, -1) if p == NUM_POSITIONS - 1 else range(p + 1, NUM_POSITIONS - 1)
-    nearest_two = (1 << span[0]) | (1 << span[1]) if len(span) >= 2 else 0
-    windows = []
-    for jokers in range(NUM_POSITIONS):
-        windows.append(sum(1 << q for q in span if abs(q - p) <= jokers + 1))
-    return nearest_two, windows
-
-
-_POSITION_BIT = [1 << position_of_rank(t >> 2) for t in range(JOKER)]
-_NEAREST_TWO, _WINDOWS = map(list, zip(*(_run_windows(t) for t in range(JOKER))))
-_MAX_WINDOW = NUM_POSITIONS - 1
-
-
-def _startable(hand: list[int], present: list[int]) -> list[bool]:
-    """Per type in ``present`` (the types ``hand``, counts per type, holds): whether one
-    card of it alone can grow into a meld, the others selected after it in type order
-    (``can_start_meld`` for each, from bit masks of the hand's positions per suit). A set
-    needs three cards of its rank from this type up, jokers counted; a run needs a
-    second real card at the nearest position a joker count can bridge to, or with no
-    joker the two next positions both held (the selection order cannot skip a gap)."""
-    jokers = hand[JOKER]
-    suit_bits = [0, 0, 0, 0]
-    # Per type, the cards of its rank from it up (``present`` is sorted: walk it down).
-    rank_from = []
-    rank = count = -1
-    for t in reversed(present):
-        if t != JOKER:
-            suit_bits[t & 3] |= _POSITION_BIT[t]
-            if t >> 2 != rank:
-                rank, count = t >> 2, 0
-            count += hand[t]
-        rank_from.append(count)
-    rank_from.reverse()
-    window = _MAX_WINDOW if jokers > _MAX_WINDOW else jokers
-    result = []
-    for t, same_rank in zip(present, rank_from):
-        if t == JOKER:
-            result.append(False)
-        elif same_rank + jokers >= 3:
-            result.append(True)
-        elif jokers:
-            result.append(bool(suit_bits[t & 3] & _WINDOWS[t][window]))
-        else:
-            pair = _NEAREST_TWO[t]
-            result.append(pair != 0 and suit_bits[t & 3] & pair == pair)
-    return result
 
 
 _FIRST = {kind: build_action_table().first(kind) for kind in (
@@ -506,7 +451,7 @@ class CarteState(RoundGameState):
                 # R-06/R-12: a started player may add a card some meld takes (unless that
                 # leaves the pile card alone, R-07).
                 stranded = pile_type >= 0 and hand_size == 2
-                for t, startable in zip(present, _startable(hand, present)):
+                for t, startable in zip(present, startable_types(hand, present)):
                     if startable or (t in addable and not (stranded and t != pile_type)):
                         legal.append(select_first + t)
                     if hand[t] > (t == pile_type):  # R-07
