@@ -207,9 +207,10 @@ def test_kernels_compile_where_numba_cannot_cache():
 
     assert isinstance(namespace["write_event_rows"]._cache, NullCache)  # compiled, not cached on disk
     rows = np.arange(6, dtype=np.float32).reshape(2, 3)
-    destinations = np.array([[5, 0, 2], [1, 4, 3]])
-    expected = np.zeros(6, dtype=np.float32)
-    observation_kernels.write_event_rows(expected, rows, destinations)
-    target = np.zeros(6, dtype=np.float32)
-    namespace["write_event_rows"](target, rows, destinations)
-    assert target.tolist() == expected.tolist() == [1, 3, 2, 5, 4, 0]
+    base, step = np.array([4, 0, 1]), np.array([1, 2, 2])  # row 0 to 4, 0, 1; row 1 to 5, 2, 3
+    expected = np.zeros(9, dtype=np.float32)
+    observation_kernels.write_event_rows(expected, rows, base, step, 6, 3, 2)
+    target = np.zeros(9, dtype=np.float32)
+    namespace["write_event_rows"](target, rows, base, step, 6, 3, 2)
+    # three new events in two rows: both marked new, events dropped
+    assert target.tolist() == expected.tolist() == [1, 2, 4, 5, 0, 3, 1, 1, 1]

@@ -90,9 +90,18 @@ def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.nda
 
 
 @compiled
-def write_event_rows(target: np.ndarray, rows: np.ndarray, destinations: np.ndarray) -> None:
-    """Scatter the event ``rows`` (newest first, seats absolute) into ``target``: entry j
-    of row i lands at ``destinations[i, j]`` (an observer's seat-relative columns)."""
+def write_event_rows(target: np.ndarray, rows: np.ndarray, column_base: np.ndarray, column_step: np.ndarray,
+                     new_start: int, new_count: int, capacity: int) -> None:
+    """Write the event pieces of one observation into ``target``: the event ``rows``
+    (newest first, seats absolute), entry j of row i at ``column_base[j] + i *
+    column_step[j]`` (the observer's seat-relative columns; see
+    :func:`~cardenv.games.observation.row_scatter`); then ``event_new``, whole
+    (``capacity`` entries at ``new_start``: 1 for each of the ``new_count`` newest
+    rows) and ``events_dropped`` (right after it: whether more than ``capacity`` were new).
+    Rows beyond ``rows`` are left as they are: zero them before."""
     for i in range(rows.shape[0]):
         for j in range(rows.shape[1]):
-            target[destinations[i, j]] = rows[i, j]
+            target[column_base[j] + i * column_step[j]] = rows[i, j]
+    for i in range(capacity):
+        target[new_start + i] = 1.0 if i < new_count else 0.0
+    target[new_start + capacity] = 1.0 if new_count > capacity else 0.0

@@ -27,7 +27,8 @@ from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games import observation as table_observation
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import Observer, RecentEventRows, piece_destinations, seat_relative_destinations
+from cardenv.games.observation import (Observer, RecentEventRows, piece_destinations, row_scatter,
+                                       seat_relative_destinations)
 
 NUM_RANKS = 13
 NUM_SUITS = 4
@@ -81,11 +82,9 @@ class CarteObserver(Observer):
         event_columns = [(name, low, low + width) for (name, width), low in zip(widths, starts)]
         self._actor_column, self._cards_column, self._meld_column = starts[1:4]
         self._event_row_width = starts[-1]
-        self._event_destinations = [destinations - self._tail_start for destinations in seat_relative_destinations(
-            piece_destinations(self.layout, event_columns, config.recent_events), [(self._actor_column, 1)], n)]
-        # event_new and events_dropped (the layout's end) for k new events, k = 0 … recent_events + 1 (more).
-        capacity = self.config.recent_events
-        self._new_marks = list(np.tri(capacity + 2, capacity + 1, -1, dtype=np.float32))  # rows, made once
+        self._event_scatter = [
+            row_scatter(destinations - self._tail_start) for destinations in seat_relative_destinations(
+                piece_destinations(self.layout, event_columns, config.recent_events), [(self._actor_column, 1)], n)]
         table_observation.load_kernels()
         self._make_buffers()
 
@@ -482,10 +481,10 @@ class CarteObserver(Observer):
         new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
         rows = recent.newest(capacity if config.memory == "perfect" else min(new, capacity))  # "none": only the new ones
         at = self._tail_at
-        if len(rows) < capacity:
+        if len(rows) < capacity:  # else the rows overwrite all the previous observation wrote
             target[at["event_kind"]: at["event_new"]] = 0
-        table_observation.observation_kernels.write_event_rows(target, rows, self._event_destinations[observer])
-        target[at["event_new"]:] = self._new_marks[min(new, capacity + 1)]  # event_new, events_dropped
+        base, step = self._event_scatter[observer]
+        table_observation.observation_kernels.write_event_rows(target, rows, base, step, at["event_new"], new, capacity)
 
     def _encode_event(self, event) -> tuple[list[int], list[float]] | None:
         """One event's row, seats absolute (see :class:`RecentEventRows`), or None for a
