@@ -552,3 +552,47 @@ def test_a_field_of_an_unknown_type_needs_a_declared_check():
     with pytest.raises(TypeError, match="Unchecked.weights.*option_checks"):
         Unchecked()
 
+
+
+# --- the observer behind an env (the raw engine's observation into a reused buffer) -------------
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("seat, error", [(-1, ValueError), (4, ValueError), (None, TypeError), (1.0, TypeError),
+                                         (True, TypeError), ("0", TypeError)])
+def test_observer_rejects_a_bad_seat_by_name(ruleset, seat, error):
+    env = RULESETS[ruleset].raw_env(num_players=4)
+    env.reset(seed=0)
+    with pytest.raises(error) as err:
+        env.observer.observe(env.game, seat)
+    assert_clear(err, error, "observer", repr(seat), "0 to 3")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("make_out, error, culprit", [
+    (lambda size: np.zeros(size, dtype=np.float64), ValueError, "float64"),
+    (lambda size: np.zeros(size + 1, dtype=np.float32), ValueError, "shape"),
+    (lambda size: np.zeros(size, dtype=np.int32), ValueError, "int32"),
+    (lambda size: np.zeros(2 * size, dtype=np.float32)[::2], ValueError, "not contiguous"),
+    (lambda size: np.zeros(size, dtype=np.float32)[None], ValueError, "shape (1, "),
+    (lambda size: [0.0] * size, TypeError, "(list)"),
+])
+def test_observer_rejects_a_buffer_it_cannot_fill(ruleset, make_out, error, culprit):
+    """Every ruleset takes the same buffers (float32 vectors of the observation's size),
+    says which it took as bad, and fills a good one exactly as it builds a new one."""
+    env = RULESETS[ruleset].raw_env()
+    env.reset(seed=0)
+    observer, game = env.observer, env.game
+    with pytest.raises(error) as err:
+        observer.observe(game, 0, make_out(observer.size))
+    assert_clear(err, error, "out", "float32", culprit)
+    read_only = observer.new_buffer()
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError) as err:
+        observer.observe(game, 0, read_only)
+    assert_clear(err, ValueError, "read-only")
+    with pytest.raises(ValueError) as err:
+        observer.encode_state(game, np.zeros(observer.state_layout.size + 1, dtype=np.float32))
+    assert_clear(err, ValueError, "out", "float32", "shape")
+    for seat in (0, np.int64(1)):
+        out = observer.new_buffer()
+        assert observer.observe(game, seat, out) is out
+        np.testing.assert_array_equal(out, observer.observe(game, int(seat)))

@@ -20,6 +20,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from cardenv.core import validation
 from cardenv.core.cards import IS_RED, NUM_STANDARD_TYPES, NUM_SUITS, RANK_OF, SUIT_NAMES, copies_per_type
 from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
@@ -50,14 +51,15 @@ class Observer:
 
     size: int
     scratch: tuple[str, ...] = ()
+    _accepted_out: np.ndarray | None = None  # the last ``out`` found fit to write into
 
     def _make_buffers(self) -> None:
         raise NotImplementedError
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in self.scratch:
-            del state[name]
+        for name in (*self.scratch, "_accepted_out"):
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -66,6 +68,35 @@ class Observer:
 
     def new_buffer(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)
+
+    def is_plain_call(self, observer: object, out: np.ndarray | None) -> bool:
+        """Whether ``observe(state, observer, out)`` needs no checking: ``observer`` a
+        Python int seat and ``out`` None or the buffer accepted last time. Cheap enough
+        for every call; anything else goes through :meth:`checked_call`."""
+        return (observer.__class__ is int and 0 <= observer < self.config.num_players
+                and (out is None or out is self._accepted_out))
+
+    def checked_call(self, observer: object, out: object) -> int:
+        """``observer`` as an ``int`` seat, after checking it and ``out`` (see
+        :meth:`checked_out`); a bad value is one clear error."""
+        seat = validation.integer("observer", observer, 0, self.config.num_players - 1)
+        if out is not None:
+            self._accepted_out = self.checked_out(out, self.size)
+        return seat
+
+    @staticmethod
+    def checked_out(out: object, size: int) -> np.ndarray:
+        """``out`` if a vector can be written into it: a writeable, C-contiguous float32
+        numpy array of shape ``(size,)``; else a TypeError (not an array) or ValueError."""
+        accepted = f"a writeable, contiguous float32 numpy array of shape ({size},)"
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be {accepted} or None, got {validation.show(out)}")
+        if out.dtype != np.float32 or out.shape != (size,) or not out.flags.c_contiguous or not out.flags.writeable:
+            flaws = [] if out.flags.c_contiguous else ["not contiguous"]
+            flaws += [] if out.flags.writeable else ["read-only"]
+            got = ", ".join([f"{out.dtype} of shape {out.shape}", *flaws])
+            raise ValueError(f"out must be {accepted}, got an array of {got}")
+        return out
 
     def seat_row(self, seat: int, observer: int | None) -> int:
         """Row of ``seat`` on a seat axis: relative to ``observer``, absolute for None."""
@@ -442,6 +473,8 @@ class TableObserver(Observer):
         ``events_dropped``) at zero: for agents that never read them
         (``Agent.needs_recent_events``), whose observations then cost a third to a half
         less."""
+        if not self.is_plain_call(observer, out):
+            observer = self.checked_call(observer, out)
         if recent_events:
             self._fill(state, observer)
         else:
@@ -553,7 +586,7 @@ class TableObserver(Observer):
     def encode_state(self, state: CardGameState, out: np.ndarray | None = None) -> np.ndarray:
         """The omniscient global state of ``state`` (``env.state()``), seats absolute."""
         layout = self.state_layout
-        vector = np.zeros(layout.size, dtype=np.float32) if out is None else out
+        vector = np.zeros(layout.size, dtype=np.float32) if out is None else self.checked_out(out, layout.size)
         vector[:] = 0
         v = layout.views(vector)
         config = self.config

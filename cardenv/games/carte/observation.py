@@ -186,6 +186,8 @@ class CarteObserver(Observer):
         """Write ``observer``'s view of ``state`` into ``out`` (or a new array). The recent
         events are always written (``recent_events`` is accepted for the runners that
         pass it): they are shared by every seat and cost little here."""
+        if not self.is_plain_call(observer, out):
+            observer = self.checked_call(observer, out)
         buffer = self._buffer if out is None else out
         shown = state.table.knowledge.shown_to(observer, self.config.memory).tolist()
         tail, events = self._tail_start, self._events_start
@@ -199,7 +201,8 @@ class CarteObserver(Observer):
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
         """The omniscient global state (``env.state()``), seats absolute."""
-        vector = np.zeros(self.state_layout.size, dtype=np.float32) if out is None else out
+        size = self.state_layout.size
+        vector = np.zeros(size, dtype=np.float32) if out is None else self.checked_out(out, size)
         vector[:] = 0
         at = self._starts[True]
         self._head(state, None, None, memoryview(vector))
