@@ -22,6 +22,7 @@ import pytest
 from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
 from cardenv.core import validation
 from cardenv.core.cards import parse_card, parse_cards
+from cardenv.envs.base import UnknownAgentError
 from cardenv.games.base import IllegalActionError, RoundGameConfig
 from cardenv.games.carte import CarteConfig
 from cardenv.games.cut import CutConfig
@@ -596,3 +597,89 @@ def test_observer_rejects_a_buffer_it_cannot_fill(ruleset, make_out, error, culp
         out = observer.new_buffer()
         assert observer.observe(game, seat, out) is out
         np.testing.assert_array_equal(out, observer.observe(game, int(seat)))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("make", ["raw_env", "env"])
+@pytest.mark.parametrize("call", ["observe", "observation_space", "action_space"])
+@pytest.mark.parametrize("agent", ["player_9", 0, ["player_0"]])
+def test_an_unknown_agent_is_named_with_the_agents(ruleset, make, call, agent):
+    """A KeyError, as PettingZoo's dicts of agents raise, but one that says which agents exist."""
+    env = getattr(RULESETS[ruleset], make)(num_players=3)
+    env.reset(seed=0)
+    with pytest.raises(KeyError) as err:
+        getattr(env, call)(agent)
+    assert_clear(err, UnknownAgentError, repr(agent), "player_0, player_1, player_2")
+    assert getattr(env, call)("player_2") is not None
+
+
+# --- the engine behind an env (env.unwrapped.game) and the names and layouts -------------------
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("action", [1.0, "1", True, None, [1]])
+def test_the_engine_takes_only_integer_actions(ruleset, action):
+    """Never rounded, parsed or looked up: a float or a name is a TypeError, and the
+    game is unchanged."""
+    env = RULESETS[ruleset].raw_env()
+    env.reset(seed=0)
+    game = env.game
+    before = game.clone()
+    for call in (game.apply, game.is_legal):
+        with pytest.raises(TypeError) as err:
+            call(action)
+        assert_clear(err, TypeError, "action", repr(action), "integer")
+    assert game.legal_actions() == before.legal_actions() and game.events == before.events
+    legal = game.legal_actions()[0]
+    assert game.is_legal(np.int64(legal))
+    game.apply(np.int64(legal))  # numpy integers are integers
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("action, error", [(-1, ValueError), (10_000, ValueError), ("3", TypeError),
+                                           (2.0, TypeError)])
+def test_action_name_rejects_what_is_not_an_action_id(ruleset, action, error):
+    """-1 is not the last action's id, and "3" is not action 3."""
+    env = RULESETS[ruleset].raw_env()
+    with pytest.raises(error) as err:
+        env.action_name(action)
+    assert_clear(err, error, "action", repr(action), f"0 to {len(env.action_names) - 1}")
+    assert env.action_name(np.int64(0)) == env.action_names[0]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_engine_seats_are_checked_by_name(ruleset):
+    env = RULESETS[ruleset].raw_env(num_players=3)
+    env.reset(seed=0)
+    game = env.game
+    calls = {
+        "viewer": [lambda seat: game.render_text(seat), lambda seat: game.describe_events(seat)],
+        "observer": [lambda seat: game.sample_world(seat, np.random.default_rng(0))],
+        "player": [lambda seat: game.hand_total(seat)],
+    }
+    for name, functions in calls.items():
+        for function in functions:
+            for seat, error in ((3, ValueError), (-1, ValueError), (1.0, TypeError), ("0", TypeError)):
+                with pytest.raises(error) as err:
+                    function(seat)
+                assert_clear(err, error, name, repr(seat), "0 to 2")
+            function(np.int64(2))
+    assert game.render_text(None) and game.describe_events(None) == game.describe_events(None, len(game.events))
+    assert game.describe_events(0, 0) == [] and len(game.describe_events(0, 1)) == 1
+    with pytest.raises(TypeError) as err:
+        game.sample_world(0, 7)
+    assert_clear(err, TypeError, "rng", "Generator", "7 (int)")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pieces_of_a_vector_of_another_size_are_refused(ruleset):
+    env = RULESETS[ruleset].raw_env()
+    env.reset(seed=0)
+    size = env.observer.size
+    for pieces in (env.observation_pieces, env.state_pieces):
+        with pytest.raises(ValueError) as err:
+            pieces(np.zeros(3, dtype=np.float32))
+        assert_clear(err, ValueError, "(3,)", "shape")
+        with pytest.raises(TypeError) as err:
+            pieces([0.0] * size)
+        assert_clear(err, TypeError, "numpy array", "list")
+    observation = env.observe(env.agent_selection)["observation"]
+    assert set(env.observation_pieces(observation)) == set(env.observer.layout.pieces)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from cardenv.core import validation
+
 
 @dataclass(frozen=True)
 class ActionSpec:
@@ -93,6 +95,8 @@ class ActionTable:
         return range(first, first + num_offsets * num_slots)
 
     def name(self, action_id: int) -> str:
+        if action_id.__class__ is not int or not 0 <= action_id < len(self.specs):
+            action_id = validation.integer("action", action_id, 0, len(self.specs) - 1)
         return self.specs[action_id].name
 
     def from_name(self, name: str) -> int:

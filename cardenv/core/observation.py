@@ -47,8 +47,18 @@ class ObservationLayout:
     def view(self, vector: np.ndarray, name: str) -> np.ndarray:
         """The piece ``name`` of ``vector``, reshaped; a view, so writing to it writes
         into ``vector``."""
+        self._check_vector(vector)
         piece = self.pieces[name]
         return vector[piece.start : piece.stop].reshape(piece.shape)
+
+    def _check_vector(self, vector: np.ndarray) -> None:
+        """One clear line for a vector that is not this layout's (views of it would not be)."""
+        if not isinstance(vector, np.ndarray):
+            raise TypeError(f"the vector must be a numpy array of shape ({self.size},) for this layout, got "
+                            f"a {type(vector).__name__}")
+        if vector.shape != (self.size,):
+            raise ValueError(f"the vector must have shape ({self.size},) for this layout, got one of shape "
+                             f"{vector.shape}")
 
     def high(self) -> np.ndarray:
         """Upper bound of every entry."""
@@ -65,7 +75,8 @@ class ObservationLayout:
         return bound
 
     def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
-        return {name: self.view(vector, name) for name in self.pieces}
+        self._check_vector(vector)
+        return {name: vector[p.start : p.stop].reshape(p.shape) for name, p in self.pieces.items()}
 
     def markdown(self) -> str:
         lines = ["| piece | indices | shape | range | meaning |", "|---|---|---|---|---|"]

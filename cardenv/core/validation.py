@@ -75,6 +75,15 @@ def integer(name: str, value: Any, low: int | None = None, high: int | None = No
     return number
 
 
+def action_id(value: Any, hint: str = "") -> int:
+    """An action id as a Python ``int`` (numpy integers accepted); anything else (a
+    float, a bool, a name) is a TypeError, never rounded or looked up. ``hint`` ends
+    the message."""
+    if not is_integer(value):
+        raise TypeError(f"action must be an integer action id (Python or numpy integer), got {show(value)}{hint}")
+    return int(value)
+
+
 def optional_integer(name: str, value: Any, low: int | None = None, high: int | None = None) -> int | None:
     """None, or ``value`` as an ``int`` in ``[low, high]``."""
     if value is None:

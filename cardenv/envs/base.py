@@ -24,6 +24,14 @@ from cardenv.games.base import CardGameState, IllegalActionError, copy_generator
 REWARD_MODES = ("points", "outcome")
 
 
+class UnknownAgentError(KeyError):
+    """An agent name the env does not have: a KeyError, as PettingZoo's dicts of agents
+    raise, with a message that says which agents there are."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])  # KeyError's own would show the message in quotes
+
+
 class CardGameEnv(AECEnv):
     """AEC environment over a rules engine.
 
@@ -100,10 +108,27 @@ class CardGameEnv(AECEnv):
         return own + cls.config_class.option_names()
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            self.seat_of(agent)  # raises, saying which agents there are
+            raise
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:  # on every step (the wrappers' bounds check)
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            self.seat_of(agent)
+            raise
+
+    def seat_of(self, agent: str) -> int:
+        """The seat of ``agent`` (``"player_2"`` → 2); :class:`UnknownAgentError` for a
+        name the env does not have."""
+        try:
+            return self.agent_name_mapping[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable name
+            raise UnknownAgentError(f"unknown agent {validation.show(agent)}; the agents are "
+                                    f"{', '.join(self.possible_agents)}") from None
 
     # --- the AEC loop ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -135,7 +160,7 @@ class CardGameEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_game("observe()")
-        seat = self.agent_name_mapping[agent]
+        seat = self.seat_of(agent)
         state = self.game
         buffer = self._buffers[seat]
         if self._buffer_versions[seat] is not state.version:
@@ -241,8 +266,7 @@ class CardGameEnv(AECEnv):
         hint = ""
         if isinstance(action, str) and action in self.action_names:
             hint = f"; to act by name use env.unwrapped.action_from_name({action!r})"
-        raise TypeError(f"action must be an integer action id (Python or numpy integer), "
-                        f"got {validation.show(action)}{hint}")
+        return validation.action_id(action, hint)  # raises, with the hint
 
     # --- names, layout, rendering ------------------------------------------------------
     @property
@@ -250,7 +274,7 @@ class CardGameEnv(AECEnv):
         return [spec.name for spec in self.action_table.specs]
 
     def action_name(self, action: int) -> str:
-        return self.action_table.name(int(action))
+        return self.action_table.name(action)
 
     def action_from_name(self, name: str) -> int:
         return self.action_table.from_name(name)

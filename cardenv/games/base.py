@@ -231,11 +231,14 @@ class RoundGameState:
         return np.flatnonzero(self.legal_action_mask()).tolist()
 
     def is_legal(self, action: int) -> bool:
+        if action.__class__ is not int:
+            action = validation.action_id(action)
         return 0 <= action < self.num_actions and bool(self.legal_action_mask()[action])
 
     def apply(self, action: int) -> None:
         """Apply ``current_player``'s action; raises :class:`IllegalActionError`."""
-        action = int(action)
+        if action.__class__ is not int:
+            action = validation.action_id(action)
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
         self.table.knowledge.tick(self.current_player)
@@ -272,7 +275,20 @@ class RoundGameState:
         self.is_terminal = True
         self.current_player = None
 
+    def checked_seat(self, name: str, seat: Any, none_means: str = "") -> int | None:
+        """``seat`` as an ``int`` seat of this game (a numpy integer accepted), or one
+        clear error naming ``name``; None is accepted where ``none_means`` says what it is."""
+        if seat.__class__ is int and 0 <= seat < self.num_players:  # the rules' own calls
+            return seat
+        high = self.num_players - 1
+        if none_means:
+            if seat is None:
+                return None
+            return validation.integer(name, seat, 0, high, accepted=f"a seat from 0 to {high} or None ({none_means})")
+        return validation.integer(name, seat, 0, high, accepted=f"a seat from 0 to {high}")
+
     def hand_total(self, player: int) -> int:
+        player = self.checked_seat("player", player)
         points = self.points
         types = self.table.card_types
         return int(sum(points[types[c]] for c in self.table.cards_in_hand(player)))
@@ -309,6 +325,9 @@ class RoundGameState:
         The copy gets a fresh generator drawn from ``rng``, so future shuffles are not
         the real game's either.
         """
+        observer = self.checked_seat("observer", observer)
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator (np.random.default_rng(...)), got {validation.show(rng)}")
         world = self.clone()
         world.table = self.table.sample_world(observer, rng)
         world.rng = np.random.default_rng(rng.integers(2**63))
@@ -344,8 +363,14 @@ class RoundGameState:
         return card_name(int(self.table.card_types[card]))
 
     def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
-        events = self.events if last is None else self.events[-last:]
-        return [e.describe(self.card_name, viewer) for e in events]
+        """One line per event (the ``last`` newest, or all) as ``viewer`` saw it."""
+        return [e.describe(self.card_name, viewer) for e in self.events_for(viewer, last)]
+
+    def events_for(self, viewer: int | None, last: int | None) -> list[Event]:
+        """The events ``describe_events`` describes, its arguments checked."""
+        viewer = self.checked_seat("viewer", viewer, none_means="every card shown")
+        last = validation.optional_integer("last", last, 0)
+        return self.events if last is None else self.events[len(self.events) - last:]
 
 
 
@@ -486,6 +511,7 @@ class CardGameState(RoundGameState):
     # --- rendering ------------------------------------------------------------------------
     def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
         """A text table of the game as ``viewer`` sees it (``None``: every card shown)."""
+        viewer = self.checked_seat("viewer", viewer, none_means="every card shown")
         table = self.table
         n = self.num_players
         if viewer is None:

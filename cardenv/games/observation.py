@@ -16,7 +16,9 @@ global state seats are absolute: row k is ``player_k``.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Mapping
 from enum import IntEnum
+from types import MappingProxyType
 
 import numpy as np
 
@@ -30,6 +32,9 @@ DRAW_PILE_LOOKAHEAD = 4
 """How many of the next draw-pile cards the global state shows, in order."""
 
 observation_kernels = None  # cardenv.games.observation_kernels, once an observer is built
+
+MAX_ACCEPTED_OUTS = 64
+"""How many checked ``out`` buffers an observer remembers (then it forgets them all)."""
 
 
 def load_kernels() -> None:
@@ -51,14 +56,16 @@ class Observer:
 
     size: int
     scratch: tuple[str, ...] = ()
-    _accepted_out: np.ndarray | None = None  # the last ``out`` found fit to write into
+    # The buffers found fit to write into, by id (the arrays held, so no id is reused):
+    # an env keeps one per seat. Per instance, made on the first check.
+    _accepted_outs: Mapping[int, np.ndarray] = MappingProxyType({})
 
     def _make_buffers(self) -> None:
         raise NotImplementedError
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
-        for name in (*self.scratch, "_accepted_out"):
+        for name in (*self.scratch, "_accepted_outs"):
             state.pop(name, None)
         return state
 
@@ -71,17 +78,20 @@ class Observer:
 
     def is_plain_call(self, observer: object, out: np.ndarray | None) -> bool:
         """Whether ``observe(state, observer, out)`` needs no checking: ``observer`` a
-        Python int seat and ``out`` None or the buffer accepted last time. Cheap enough
-        for every call; anything else goes through :meth:`checked_call`."""
+        Python int seat and ``out`` None or a buffer accepted before. Cheap enough for
+        every call; anything else goes through :meth:`checked_call`."""
         return (observer.__class__ is int and 0 <= observer < self.config.num_players
-                and (out is None or out is self._accepted_out))
+                and (out is None or self._accepted_outs.get(id(out)) is out))
 
     def checked_call(self, observer: object, out: object) -> int:
         """``observer`` as an ``int`` seat, after checking it and ``out`` (see
         :meth:`checked_out`); a bad value is one clear error."""
         seat = validation.integer("observer", observer, 0, self.config.num_players - 1)
         if out is not None:
-            self._accepted_out = self.checked_out(out, self.size)
+            self.checked_out(out, self.size)
+            if "_accepted_outs" not in self.__dict__ or len(self._accepted_outs) >= MAX_ACCEPTED_OUTS:
+                self._accepted_outs = {}
+            self._accepted_outs[id(out)] = out
         return seat
 
     @staticmethod

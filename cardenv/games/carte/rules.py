@@ -678,10 +678,10 @@ class CarteState(RoundGameState):
         return " ".join(shown)
 
     def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
-        events = self.events if last is None else self.events[-last:]
-        return [e.describe(self.meld_name, viewer) for e in events]
+        return [e.describe(self.meld_name, viewer) for e in self.events_for(viewer, last)]
 
     def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
+        viewer = self.checked_seat("viewer", viewer, none_means="every card shown")
         table = self.table
         shown = (np.ones(table.num_cards, dtype=bool) if viewer is None
                  else table.knowledge.shown_to(viewer, memory))
