@@ -80,3 +80,33 @@ def test_there_is_a_single_seat_id_for_every_aec_env():
     assert sorted(cardenv.registry.SINGLE_SEAT_IDS.values()) == sorted(
         cardenv.registry._ruleset_of(env_id) for env_id in cardenv.ENV_IDS)
     assert cardenv.registry.single_seat_id("cardenv/onefifty-v0") == "cardenv/onefifty-single-seat-v0"
+
+
+@pytest.mark.parametrize("option, value, error", [
+    ("opponents", 3, TypeError),
+    ("opponents", ["random"], ValueError),
+    ("seat", 4, ValueError),
+    ("seat", 1.5, TypeError),
+    ("seat", True, TypeError),
+    ("render_mode", "human", ValueError),
+    ("illegal_reward", "x", TypeError),
+    ("illegal_reward", float("nan"), ValueError),
+    ("env_kwargs", [1], TypeError),
+])
+def test_bad_options_are_named(option, value, error):
+    with pytest.raises(error) as err:
+        SingleSeatEnv("onefifty_v0", **{option: value})
+    message = str(err.value)
+    assert "\n" not in message and (option in message or option == "opponents" and "opponent" in message)
+    assert repr(value) in message or option == "opponents"
+
+
+@pytest.mark.parametrize("action", [1.5, "draw", np.array([0]), None])
+def test_an_action_that_is_not_an_id_is_refused_not_rounded(action):
+    env = SingleSeatEnv("onefifty_v0", "random_no_call")
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="action must be an integer action id"):
+        env.step(action)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    _, _, _, _, info = env.step(np.array(legal))  # a 0-d integer array, as some trainers pass
+    assert "illegal_action" not in info

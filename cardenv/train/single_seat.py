@@ -29,6 +29,7 @@ from gymnasium import spaces
 from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.guide import Guide
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.core import validation
 
 
 class SingleSeatEnv(gym.Env):
@@ -45,20 +46,19 @@ class SingleSeatEnv(gym.Env):
         illegal_reward: float = -1.0,
         guide: str | None = None,
     ):
-        env_kwargs = dict(env_kwargs or {})
+        env_kwargs = dict(validation.mapping("env_kwargs", env_kwargs) or {})
         self.ruleset = ruleset
         self.info = ruleset_info(ruleset, **env_kwargs)
         self.env = make_raw_env(ruleset, **env_kwargs)
         n = self.info.num_players
-        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        what = "agent specs (or one spec for every opponent)"
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else validation.sequence("opponents", opponents, what)
         if len(specs) != n - 1:
             raise ValueError(f"{ruleset} with {n} players needs {n - 1} opponent specs, got {len(specs)}")
-        if seat is not None and not 0 <= seat < n:
-            raise ValueError(f"seat {seat} is not a seat of {n} players")
         self.opponent_specs = specs
-        self.fixed_seat = seat
-        self.render_mode = render_mode
-        self.illegal_reward = float(illegal_reward)
+        self.fixed_seat = validation.optional_integer("seat", seat, 0, n - 1)
+        self.render_mode = validation.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        self.illegal_reward = validation.real("illegal_reward", illegal_reward)
         self._ended_by_illegal_action = False
         placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
         self.opponents = [agent_factory(spec, self.info, placeholder) for spec in specs]
@@ -97,12 +97,15 @@ class SingleSeatEnv(gym.Env):
         state = self.env.game
         if state.is_terminal or self._ended_by_illegal_action or state.eliminated[self.learner_seat]:
             raise RuntimeError("step() after the episode ended; call reset()")
-        if not state.is_legal(int(action)):
+        if isinstance(action, np.ndarray) and action.shape == ():  # what Discrete.sample() and some trainers give
+            action = action[()]
+        action = validation.action_id(action)
+        if not state.is_legal(action):
             self._ended_by_illegal_action = True
-            info = {"learner_seat": self.learner_seat, "illegal_action": int(action)}
+            info = {"learner_seat": self.learner_seat, "illegal_action": action}
             return self._observation(), self.illegal_reward, True, False, info
         learner = self.env.possible_agents[self.learner_seat]
-        self.env.step(int(action))
+        self.env.step(action)
         reward = float(self.env.rewards[learner])
         reward += self._play_others()
         # A learner eliminated while the game goes on has lost: its episode ends there.
