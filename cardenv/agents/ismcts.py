@@ -207,7 +207,7 @@ class ISMCTSAgent(Agent):
             if world.is_terminal or world.round_index != round_index or world.current_player != seat:
                 break
             # Still the searcher's decision in this turn: descend to its information set.
-            key = (action, self.observer.observe(world, seat, self._buffer).tobytes())
+            key = (action, self.observer.write(world, seat, self._buffer).tobytes())
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = self._new_node(world, seat)
@@ -261,8 +261,8 @@ class ISMCTSAgent(Agent):
             agents = [self.rollout_self if player == seat else agent for player, agent in enumerate(agents)]
         while not world.is_terminal and world.round_index == round_index:
             player = world.current_player
-            observation = {"observation": self.observer.observe(world, player, self._buffer,
-                                                                recent_events=agents[player].needs_recent_events),
+            observation = {"observation": self.observer.write(world, player, self._buffer,
+                                                              recent_events=agents[player].needs_recent_events),
                            "action_mask": world.legal_action_mask()}
             world.apply(agents[player].choose(observation, world, player))
         added = world.round_results[round_index].points_added

@@ -164,7 +164,7 @@ class CardGameEnv(AECEnv):
         state = self.game
         buffer = self._buffers[seat]
         if self._buffer_versions[seat] is not state.version:
-            self.observer.observe(state, seat, buffer)
+            self.observer.write(state, seat, buffer)  # the env's own seat and buffer: nothing to check
             self._buffer_versions[seat] = state.version
         if seat == state.current_player:
             mask = state.legal_action_mask().copy()

@@ -181,13 +181,11 @@ class CarteObserver(Observer):
     # seat keeps its own tail and rewrites only the parts whose key changed. The event
     # pieces are written whole from rows every seat shares. The engine keeps the per-card
     # lists read here (meld types, hand counts, cards known to all).
-    def observe(self, state: CarteState, observer: int, out: np.ndarray | None = None,
-                recent_events: bool = True) -> np.ndarray:
-        """Write ``observer``'s view of ``state`` into ``out`` (or a new array). The recent
-        events are always written (``recent_events`` is accepted for the runners that
-        pass it): they are shared by every seat and cost little here."""
-        if not self.is_plain_call(observer, out):
-            observer = self.checked_call(observer, out)
+    def write(self, state: CarteState, observer: int, out: np.ndarray | None = None,
+              recent_events: bool = True) -> np.ndarray:
+        """See :meth:`~cardenv.games.observation.Observer.observe`. The recent events are
+        always written (``recent_events`` is accepted for the runners that pass it):
+        they are shared by every seat and cost little here."""
         buffer = self._buffer if out is None else out
         shown = state.table.knowledge.shown_to(observer, self.config.memory).tolist()
         tail, events = self._tail_start, self._events_start
