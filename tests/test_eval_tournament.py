@@ -58,6 +58,26 @@ def test_field_must_fill_the_other_seats():
         run_tournament("onefifty_v0", "random", ["random", "random"], games=4)
 
 
+def test_one_spec_as_a_string_fills_every_other_seat():
+    """Not six field agents named r, a, n, d, o, m."""
+    as_string = run_tournament("onefifty_v0", "random", "random_no_call", games=4, seed=3)
+    as_list = run_tournament("onefifty_v0", "random", ["random_no_call"], games=4, seed=3)
+    assert as_string.field == as_list.field == ["random_no_call"] * 3
+    assert as_string.outcomes == as_list.outcomes
+
+
+@pytest.mark.parametrize("option, value, error", [
+    ("games", 0, ValueError), ("games", 1.5, TypeError), ("seed", -1, ValueError), ("workers", 0, ValueError),
+    ("workers", "2", TypeError), ("env_kwargs", [("num_players", 3)], TypeError), ("field", 5, TypeError),
+])
+def test_bad_arguments_are_named(option, value, error):
+    arguments = {"ruleset": "onefifty_v0", "candidate": "random", "field": "random", "games": 4, option: value}
+    with pytest.raises(error) as err:
+        run_tournament(**arguments)
+    message = str(err.value)
+    assert option in message and repr(value) in message and "\n" not in message
+
+
 def test_cli_eval_prints_a_table_and_writes_json(tmp_path, capsys):
     out = tmp_path / "result.json"
     assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--field", "random_no_call", "--games", "4",

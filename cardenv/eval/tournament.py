@@ -21,6 +21,7 @@ import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.core import validation
 from cardenv.eval.intervals import wilson_interval
 from cardenv.records import GameRecord
 
@@ -193,7 +194,8 @@ def run_tournament(
     ray_address: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat;
-    a single spec fills every other seat).
+    a single spec, alone or in a list, fills every other seat); ``games`` is rounded up
+    to a multiple of the players, so every agent sits in every seat equally often.
 
     ``workers`` > 1 plays the games in that many processes (the agent factory must then
     be picklable; the games and so the results are those of one process; call this
@@ -204,16 +206,17 @@ def run_tournament(
     process. ``on_record(game_index, record)`` receives each game's
     :class:`GameRecord`, in order.
     """
-    env_kwargs = dict(env_kwargs or {})
+    env_kwargs = dict(validation.mapping("env_kwargs", env_kwargs) or {})
     info = ruleset_info(ruleset, **env_kwargs)
     n = info.num_players
-    field = list(field)
+    field = [field] if isinstance(field, str) else validation.sequence("field", field, "agent specs")
     if len(field) == 1:
         field = field * (n - 1)
     if len(field) != n - 1:
         raise ValueError(f"{ruleset} with {n} players needs 1 or {n - 1} field agents, got {len(field)}")
-    if not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be an integer of at least 1, got {workers!r}")
+    games = validation.integer("games", games, 1)
+    seed = validation.integer("seed", seed, 0)
+    workers = validation.integer("workers", workers, 1)
     games = -(-games // n) * n  # every agent in every seat equally often
     table_args = (ruleset, [candidate, *field], seed, env_kwargs, on_record is not None, agent_factory)
     outcomes: list[GameOutcome] = []
