@@ -107,28 +107,31 @@ class CardGameEnv(AECEnv):
         own = ["render_mode", "render_omniscient", "reward_mode", "reward_scale"]
         return own + cls.config_class.option_names()
 
+    # Each looks ``agent`` up in its dict directly (action_space runs on every step, in the
+    # wrappers' bounds check); a KeyError or TypeError (an unhashable name) means unknown.
     def observation_space(self, agent: str) -> spaces.Space:
         try:
             return self.observation_spaces[agent]
         except (KeyError, TypeError):
-            self.seat_of(agent)  # raises, saying which agents there are
-            raise
+            raise self._unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        try:  # on every step (the wrappers' bounds check)
+        try:
             return self.action_spaces[agent]
         except (KeyError, TypeError):
-            self.seat_of(agent)
-            raise
+            raise self._unknown_agent(agent) from None
 
     def seat_of(self, agent: str) -> int:
         """The seat of ``agent`` (``"player_2"`` → 2); :class:`UnknownAgentError` for a
         name the env does not have."""
         try:
             return self.agent_name_mapping[agent]
-        except (KeyError, TypeError):  # TypeError: an unhashable name
-            raise UnknownAgentError(f"unknown agent {validation.show(agent)}; the agents are "
-                                    f"{', '.join(self.possible_agents)}") from None
+        except (KeyError, TypeError):
+            raise self._unknown_agent(agent) from None
+
+    def _unknown_agent(self, agent: Any) -> UnknownAgentError:
+        return UnknownAgentError(f"unknown agent {validation.show(agent)}; the agents are "
+                                 f"{', '.join(self.possible_agents)}")
 
     # --- the AEC loop ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

@@ -364,9 +364,9 @@ class RoundGameState:
 
     def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
         """One line per event (the ``last`` newest, or all) as ``viewer`` saw it."""
-        return [e.describe(self.card_name, viewer) for e in self.events_for(viewer, last)]
+        return [e.describe(self.card_name, viewer) for e in self._events_for(viewer, last)]
 
-    def events_for(self, viewer: int | None, last: int | None) -> list[Event]:
+    def _events_for(self, viewer: int | None, last: int | None) -> list[Event]:
         """The events ``describe_events`` describes, its arguments checked."""
         viewer = self.checked_seat("viewer", viewer, none_means="every card shown")
         last = validation.optional_integer("last", last, 0)

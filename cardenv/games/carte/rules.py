@@ -678,7 +678,7 @@ class CarteState(RoundGameState):
         return " ".join(shown)
 
     def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
-        return [e.describe(self.meld_name, viewer) for e in self.events_for(viewer, last)]
+        return [e.describe(self.meld_name, viewer) for e in self._events_for(viewer, last)]
 
     def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
         viewer = self.checked_seat("viewer", viewer, none_means="every card shown")
