@@ -17,6 +17,7 @@ import pytest
 
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, position_of_rank
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
+from cardenv.games.observation import EventEncoding
 
 COPIES = [2] * JOKER + [4]  # R-01: two packs, four jokers
 DECK = 108
@@ -250,16 +251,15 @@ def test_observations_equal_the_reference_long(config_options):
 
 def test_the_reference_catches_a_wrong_fast_path(monkeypatch):
     """The comparison can fail: event rows that forget who acted."""
-    original = CarteObserver._encode_event
+    original = EventEncoding.write
 
-    def without_actor(self, event):
-        code = original(self, event)
-        if code is None:
-            return None
-        actors = range(self._actor_column, self._actor_column + self.config.num_players)
-        kept = [(column, value) for column, value in zip(*code) if column not in actors]
-        return [column for column, _ in kept], [value for _, value in kept]
+    def without_actor(self, *args):
+        actor_column, self.actor_column = self.actor_column, -1
+        try:
+            original(self, *args)
+        finally:
+            self.actor_column = actor_column
 
-    monkeypatch.setattr(CarteObserver, "_encode_event", without_actor)
+    monkeypatch.setattr(EventEncoding, "write", without_actor)
     with pytest.raises(AssertionError, match="event_actor"):
         compare_along_random_games({"num_players": 3, "memory": "perfect"}, 300, seed=0)

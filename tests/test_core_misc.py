@@ -205,12 +205,22 @@ def test_kernels_compile_where_numba_cannot_cache():
     exec(compile(inspect.getsource(observation_kernels), "<no file>", "exec"), namespace)
     from numba.core.caching import NullCache
 
-    assert isinstance(namespace["write_event_rows"]._cache, NullCache)  # compiled, not cached on disk
-    rows = np.arange(6, dtype=np.float32).reshape(2, 3)
-    base, step = np.array([4, 0, 1]), np.array([1, 2, 2])  # row 0 to 4, 0, 1; row 1 to 5, 2, 3
-    expected = np.zeros(9, dtype=np.float32)
-    observation_kernels.write_event_rows(expected, rows, base, step, 6, 3, 2)
-    target = np.zeros(9, dtype=np.float32)
-    namespace["write_event_rows"](target, rows, base, step, 6, 3, 2)
-    # three new events in two rows: both marked new, events dropped
-    assert target.tolist() == expected.tolist() == [1, 2, 4, 5, 0, 3, 1, 1, 1]
+    assert isinstance(namespace["write_recent_events"]._cache, NullCache)  # compiled, not cached on disk
+    from cardenv.core.events import append_event_record, new_event_records
+
+    records = new_event_records()
+    append_event_record(records, 1, 0, 1, ((0, 1),), (2,))  # clock 1: kind 0 by seat 1 at (0, 1), type 2 face up
+    append_event_record(records, 2, 1, -1, (), ())  # clock 2: kind 1, nobody, nothing shown
+    # Columns: kinds 0-1, actors 2-3, places 4-7 (2 seats × 2 slots), face columns 8-9;
+    # row i, column c lands at 2c + i; event_new at 20.
+    tables = (np.array([0, 1]), 2, 4, 2, np.array([-1, -1]), np.array([[8], [8], [9]]),
+              np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 8, np.zeros(2, dtype=np.int64),
+              2 * np.arange(10), np.ones(10, dtype=np.int64), 20, 2, 2, False)
+    expected = np.zeros(23, dtype=np.float32)
+    observation_kernels.write_recent_events(expected, records, *tables)
+    target = np.zeros(23, dtype=np.float32)
+    namespace["write_recent_events"](target, records, *tables)
+    # newest first: row 0 kind 1; row 1 kind 0, actor 1, place (0, 1), type 2 face up;
+    # only the newest (clock 2) is new
+    assert target.tolist() == expected.tolist()
+    assert np.flatnonzero(target).tolist() == [1, 2, 7, 11, 19, 20] and target[19] == 1

@@ -7,6 +7,7 @@ otherwise a tuple of players. Rendering and tests read the log; rules never do.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -44,3 +45,27 @@ class Event(NamedTuple):
         text = self.text or self.kind
         text = text.format(cards=names) if "{cards}" in text else (f"{text} {names}" if names else text)
         return f"player_{self.player} {text}" if self.player >= 0 else text
+
+
+def new_event_records() -> array:
+    """An empty log of event records (see :func:`append_event_record`)."""
+    return array("i")
+
+
+def append_event_record(records: array, clock: int, kind: int, player: int, places: tuple[tuple[int, int], ...],
+                        face_up_types: tuple[int, ...]) -> None:
+    """Append one event's public part to ``records``, a flat array of int32 that compiled
+    observers read without touching the :class:`Event` objects:
+
+        clock, kind, player, len(places), seat, slot, …, len(face_up_types), type, …, length
+
+    ``kind`` is the index of the event's kind in its ruleset's ``event_kinds``; ``length``,
+    last, counts every entry of the record itself included, so the log reads backwards
+    from its end, newest first."""
+    record = [clock, kind, player, len(places)]
+    for place in places:
+        record += place
+    record.append(len(face_up_types))
+    record += face_up_types
+    record.append(len(record) + 1)
+    records.extend(record)

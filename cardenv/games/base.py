@@ -20,7 +20,7 @@ import numpy as np
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
 from cardenv.core.cards import card_name, parse_card
-from cardenv.core.events import PUBLIC, Event
+from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.knowledge import MEMORY_MODELS
 from cardenv.core.scoring import lowest, shared_ranks
 from cardenv.core.table import CardTable
@@ -156,6 +156,12 @@ class RoundGameState:
     event_kinds: tuple[str, ...] = ()
     # Kinds the observation's event piece leaves out because the rules imply them.
     implied_event_kinds: tuple[str, ...] = ()
+    # The index of each of ``event_kinds`` (made for every subclass).
+    event_kind_index: ClassVar[dict[str, int]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.event_kind_index = {kind: i for i, kind in enumerate(cls.event_kinds)}
 
     def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
         self.config = config
@@ -169,6 +175,8 @@ class RoundGameState:
         self.is_truncated = False
         self.current_player = None
         self.events: list[Event] = []
+        # The events' public parts as int records, for compiled observers (append_event_record).
+        self.event_records = new_event_records()
         self.turns_completed = 0
         # Seats that have left the game for good (an elimination variant); they take no
         # more turns and their agents leave the env.
@@ -308,6 +316,7 @@ class RoundGameState:
         other.eliminated = self.eliminated.copy()
         other.round_results = self.round_results.copy()
         other.events = self.events.copy()
+        other.event_records = self.event_records[:]
         other.rng = copy_generator(self.rng)
         other._mask = self._mask.copy()
         other.version = object()
@@ -347,16 +356,17 @@ class RoundGameState:
         """Record an event; ``text`` may place the cards with ``{cards}``; ``places`` are
         the ``(seat, slot)`` pairs involved. ``kind`` is one of the ruleset's
         ``event_kinds``, which the observation's event piece is built from."""
-        if kind not in self.event_kinds:
+        kind_id = self.event_kind_index.get(kind)
+        if kind_id is None:
             raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
-        face_up = self._card_types_of(cards) if visible_to is PUBLIC else ()
-        self.events.append(
-            Event(self.table.knowledge.clock, self.round_index, kind, player, cards, visible_to, text, places, face_up)
-        )
+        face_up = self._card_types_of(cards) if visible_to is PUBLIC and cards else ()
+        clock = self.table.knowledge.clock
+        self.events.append(Event(clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
+        append_event_record(self.event_records, clock, kind_id, player, places, face_up)
 
     def _card_types_of(self, cards: tuple[int, ...]) -> tuple[int, ...]:
         """The card types of physical ``cards`` (what a face-up event shows)."""
-        return tuple(int(self.table.card_types[c]) for c in cards)
+        return tuple(map(self.table.card_types.item, cards))
 
     def card_name(self, card: int) -> str:
         """ASCII name of a physical card's type."""

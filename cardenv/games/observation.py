@@ -15,7 +15,6 @@ global state seats are absolute: row k is ``player_k``.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Mapping
 from enum import IntEnum
 from types import MappingProxyType
@@ -170,89 +169,75 @@ def row_scatter(destinations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(base, dtype=np.intp), np.ascontiguousarray(step, dtype=np.intp)
 
 
-class RecentEventRows:
-    """The recent shown public events of one game as rows in absolute seats, kept
-    between observations and shared by every observer seat.
+class EventEncoding:
+    """How an observer's ``event_*`` rows are read from a state's event records
+    (``state.event_records``, see :func:`~cardenv.core.events.append_event_record`):
+    the tables of :func:`~cardenv.games.observation_kernels.write_recent_events`, which
+    writes the newest shown events straight from the records, so no event is encoded
+    in Python and nothing is kept between observations.
 
-    Each event is encoded once, as it is logged (``encode(event)``: the row's
-    ``(columns, values)``, or None for an event the observation leaves out), into a
-    tall array written upwards, so the newest rows are one contiguous slice. The history
-    stays valid while it is a prefix of the state's event list (same objects: a copied
-    state shares the events of its past); otherwise (a new game, another copy) the
-    newest events are encoded afresh, as many as a seat can be shown or counted.
-    A seat's observer writes the rows with the seat columns turned relative to it.
+    Columns are those of one event row, seats absolute: ``kind_column`` + the kind's
+    index among ``shown_kinds``, ``actor_column`` + the acting seat, ``places_column`` +
+    seat × ``slots_per_seat`` + slot for each place (-1: no places piece),
+    ``first_slot_columns[kind]`` + the slot of the event's first place. A face-up card
+    of type t counts in each of ``face_columns[t]`` (-1: none), where k cards weigh
+    ``face_sums[column - face_low, k]``.
     """
 
-    __slots__ = ("capacity", "clocks", "encode", "first", "flat", "last_event", "rows", "seen", "width")
+    __slots__ = ("kind_columns", "actor_column", "places_column", "slots_per_seat", "first_slot_columns",
+                 "face_columns", "face_low", "face_sums", "face_counts")
 
-    def __init__(self, capacity: int, width: int, encode):
-        self.capacity, self.encode, self.width = capacity, encode, width
-        self.rows = np.zeros((4 * (capacity + 1), width), dtype=np.float32)
-        # An entry written through a memoryview costs about a quarter less than through numpy.
-        self.flat = memoryview(self.rows).cast("B").cast("f")
-        self._forget()
+    def __init__(self, state_class: type, shown_kinds: tuple[str, ...], kind_column: int, actor_column: int,
+                 places_column: int, slots_per_seat: int, first_slot_columns: Mapping[str, int],
+                 face_columns: np.ndarray, face_sums: Mapping[int, list[float]]):
+        all_kinds = state_class.event_kinds
+        self.kind_columns = np.array([kind_column + shown_kinds.index(kind) if kind in shown_kinds else -1
+                                      for kind in all_kinds], dtype=np.int64)
+        self.first_slot_columns = np.array([first_slot_columns.get(kind, -1) for kind in all_kinds], dtype=np.int64)
+        self.actor_column, self.places_column, self.slots_per_seat = actor_column, places_column, slots_per_seat
+        self.face_columns = np.ascontiguousarray(face_columns, dtype=np.int64)
+        self.face_low = min(face_sums)
+        width = max(face_sums) - self.face_low + 1
+        self.face_sums = np.zeros((width, max(len(sums) for sums in face_sums.values())), dtype=np.float32)
+        for column, sums in face_sums.items():
+            self.face_sums[column - self.face_low, : len(sums)] = sums
+        self.face_counts = np.zeros(width, dtype=np.int64)  # the kernel's scratch, zero between calls
 
-    def _forget(self) -> None:
-        self.rows[:] = 0
-        self.first = len(self.rows)
-        # Clocks of the newest shown events, oldest first: at least capacity + 1 of
-        # them (or all there are), enough to tell how many are new up to capacity + 1.
-        self.clocks: list[int] = []
-        self.seen = 0
-        self.last_event = None
+    def write(self, target: np.ndarray, records, scatter: tuple[np.ndarray, np.ndarray], new_start: int,
+              capacity: int, since_clock: int, only_new: bool) -> None:
+        """The event rows of ``records`` into ``target`` (zero there), through the
+        observer's ``scatter`` (:func:`row_scatter`), then ``event_new`` and
+        ``events_dropped`` at ``new_start``; see ``write_recent_events``."""
+        base, step = scatter
+        observation_kernels.write_recent_events(
+            target, records, self.kind_columns, self.actor_column, self.places_column, self.slots_per_seat,
+            self.first_slot_columns, self.face_columns, self.face_sums, self.face_low, self.face_counts, base, step,
+            new_start, capacity, since_clock, only_new)
 
-    def update(self, events: list) -> None:
-        """Take in the events logged since the last call."""
-        seen = self.seen
-        if seen == len(events) and (not seen or events[-1] is self.last_event):
-            return
-        if seen > len(events) or (seen and events[seen - 1] is not self.last_event):
-            self._forget()
-            coded = self._newest_coded(events)
-        else:
-            coded = [(event.clock, code) for event in events[seen:] if (code := self.encode(event)) is not None]
-        for clock, code in coded:
-            self._push(clock, code)
-        self.seen = len(events)
-        self.last_event = events[-1] if events else None
 
-    def _newest_coded(self, events: list) -> list[tuple[int, tuple]]:
-        """``(clock, code)`` of the capacity + 1 newest shown events (all if fewer), oldest first."""
-        coded: list[tuple[int, tuple]] = []
-        for event in reversed(events):
-            code = self.encode(event)
-            if code is not None:
-                coded.append((event.clock, code))
-                if len(coded) == self.capacity + 1:
-                    break
-        coded.reverse()
-        return coded
-
-    def _push(self, clock: int, code: tuple[list[int], list[float]]) -> None:
-        capacity, rows = self.capacity, self.rows
-        self.clocks.append(clock)
-        if len(self.clocks) > 4 * (capacity + 1):
-            del self.clocks[: -(capacity + 1)]
-        if not capacity:
-            return
-        if self.first == 0:  # no room above: keep the newest rows, at the bottom
-            keep = capacity - 1
-            rows[len(rows) - keep:] = rows[:keep]
-            rows[: len(rows) - keep] = 0
-            self.first = len(rows) - keep
-        self.first -= 1
-        flat, start = self.flat, self.first * self.width
-        for column, value in zip(*code):  # a few entries: cheaper one by one than as a fancy index
-            flat[start + column] = value
-
-    def count_since(self, clock: int) -> int:
-        """How many shown events happened at ``clock`` or later (exact up to capacity + 1)."""
-        return len(self.clocks) - bisect_left(self.clocks, clock)
-
-    def newest(self, count: int) -> np.ndarray:
-        """The ``count`` newest rows (fewer if there are fewer), newest first."""
-        count = min(count, len(self.rows) - self.first, len(self.clocks))
-        return self.rows[self.first: self.first + count]
+def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarray, dtype: type) -> dict[int, list[float]]:
+    """Per face column (``face_columns[t]``: the columns a card of type t counts in, -1
+    for none), the values k face-up cards add up to, for every k up to the cards of the
+    deck counted there: each card of type t adds ``weights[t, j]`` to column
+    ``face_columns[t, j]``, summed card by card in ``dtype``. Every card counted in one
+    column must weigh the same, so the sum depends only on how many there are."""
+    weight_of: dict[int, float] = {}
+    cards_of: dict[int, int] = {}
+    for t in range(len(face_columns)):
+        for column, weight in zip(face_columns[t].tolist(), weights[t].tolist()):
+            if column < 0:
+                continue
+            if weight_of.setdefault(column, weight) != weight:
+                raise ValueError(f"face column {column} has cards of different weights")
+            cards_of[column] = cards_of.get(column, 0) + int(copies[t])
+    sums_of: dict[int, list[float]] = {}
+    for column, weight in weight_of.items():
+        total, sums = dtype(0), [0.0]
+        for _ in range(cards_of[column]):
+            total = dtype(total + dtype(weight))
+            sums.append(float(np.float32(total)))
+        sums_of[column] = sums
+    return sums_of
 
 
 class TableObserver(Observer):
@@ -260,7 +245,7 @@ class TableObserver(Observer):
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slot_cards", "_empty_row", "_buffer", "_flat", "_views", "_recent_events")
+    scratch = ("_slot_cards", "_empty_row", "_buffer", "_views", "_scores", "_scores_list")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -285,9 +270,6 @@ class TableObserver(Observer):
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
-        # The turn pieces, caller … scores, one run in each layout (_add_turn_pieces).
-        self._turn_run, self._state_turn_run = (slice(layout.pieces["caller"].start, layout.pieces["scores"].stop)
-                                                for layout in (self.layout, self.state_layout))
         pieces = self.layout.pieces
         # An event row holds the event pieces side by side (layout order), seats absolute.
         event_pieces = [name for name in pieces if name.startswith("event_") and name not in ("event_new",)]
@@ -295,7 +277,6 @@ class TableObserver(Observer):
         starts = np.cumsum([0, *widths]).tolist()
         column = dict(zip(event_pieces, starts))
         event_columns = [(name, low, low + width) for name, low, width in zip(event_pieces, starts, widths)]
-        self._event_row_width = starts[-1]
         self._kind_column, self._actor_column, self._places_column = (
             column[name] for name in ("event_kind", "event_actor", "event_places"))
         # Per observer, where each entry of the event rows (seats absolute) lands in the
@@ -305,43 +286,25 @@ class TableObserver(Observer):
             piece_destinations(self.layout, event_columns, config.recent_events),
             [(self._actor_column, 1), (self._places_column, num_slots)], n)]
         self._event_new_start = pieces["event_new"].start
-        # Per card type, what one face-up card adds to an event row: (column, weight) for
-        # its rank, suit (a joker has none) and colour, each weighing 1 / the copies of
-        # that rank (suit, colour) in the deck.
+        # Per card type, the columns one face-up card counts in: its rank, suit (a joker
+        # has none) and colour, each card weighing 1 / the copies of that rank (suit,
+        # colour) in the deck.
         types = np.arange(self.num_types)
         is_standard = types < NUM_STANDARD_TYPES
         red = IS_RED[types].astype(np.int64)
         rank_copies = np.bincount(RANK_OF[types], weights=self.copies, minlength=self.num_ranks)
         suit_copies = np.bincount(types[is_standard] & 3, weights=self.copies[is_standard], minlength=NUM_SUITS)
         colour_copies = np.bincount(red, weights=self.copies, minlength=2)
-        rank_weight = (1.0 / rank_copies[RANK_OF[types]]).astype(np.float32)
-        suit_weight = np.where(is_standard, 1.0 / suit_copies[types & 3], 0.0).astype(np.float32)
-        colour_weight = (1.0 / colour_copies[red]).astype(np.float32)
-        face_up_entries = []
-        for t in range(self.num_types):
-            entries = [(column["event_face_up_rank"] + int(RANK_OF[t]), rank_weight[t])]
-            if suit_weight[t]:
-                entries.append((column["event_face_up_suit"] + (t & 3), suit_weight[t]))
-            if self.shows_colour:
-                entries.append((column["event_face_up_colour"] + int(IS_RED[t]), colour_weight[t]))
-            face_up_entries.append(entries)
-        self._face_up_of_one = [([column for column, _ in entries], [float(weight) for _, weight in entries])
-                                for entries in face_up_entries]
-        # Every card counted in one column weighs the same, so a column's float32 sum, card
-        # by card, depends only on how many cards it counts: entry k is that sum for k cards.
-        weight_of_column: dict[int, np.float32] = {}
-        cards_of_column: dict[int, int] = {}
-        for t, entries in enumerate(face_up_entries):
-            for face_column, weight in entries:
-                weight_of_column[face_column] = weight
-                cards_of_column[face_column] = cards_of_column.get(face_column, 0) + int(self.copies[t])
-        self._face_up_sums: dict[int, list[float]] = {}
-        for face_column, weight in weight_of_column.items():
-            sums, total = [0.0], np.float32(0)
-            for _ in range(cards_of_column[face_column]):
-                total = np.float32(total + weight)
-                sums.append(float(total))
-            self._face_up_sums[face_column] = sums
+        face_columns = np.full((self.num_types, 3), -1, dtype=np.int64)
+        face_columns[:, 0] = column["event_face_up_rank"] + RANK_OF[types]
+        face_columns[is_standard, 1] = column["event_face_up_suit"] + (types[is_standard] & 3)
+        if self.shows_colour:
+            face_columns[:, 2] = column["event_face_up_colour"] + red
+        weights = np.stack([1.0 / rank_copies[RANK_OF[types]], 1.0 / suit_copies[types & 3],
+                            1.0 / colour_copies[red]], axis=1).astype(np.float32)
+        self._event_encoding = EventEncoding(
+            self.state_class, self.shown_event_kinds, self._kind_column, self._actor_column, self._places_column,
+            num_slots, {}, face_columns, face_up_sums(face_columns, weights, self.copies, np.float32))
         # A slot's row holds the slot pieces side by side: slot_present, the identity
         # columns (slot_known … slot_points), the knowers (slot_known_by).
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
@@ -363,7 +326,13 @@ class TableObserver(Observer):
         self._seats_from[None] = list(range(n))
         self._knowers_from = [np.array(self._seats_from[observer]) for observer in range(n)]
         self._head_starts = np.array([pieces[name].start for name in (
-            "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted")], dtype=np.int64)
+            "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted", "caller")],
+            dtype=np.int64)
+        # What the turn pieces are divided by (write_turn_pieces), and the seats of the
+        # global state, in order.
+        self._turn_divisors = np.array([n - 1, config.max_turns_per_round, len(self.deck), config.target_score],
+                                       dtype=np.float64)
+        self._absolute_seats = np.arange(n)
         load_kernels()
         self._make_buffers()
 
@@ -373,9 +342,9 @@ class TableObserver(Observer):
         self._slot_cards = np.empty(n * num_slots, dtype=np.intp)
         self._empty_row = [EMPTY] * num_slots
         self._buffer = self.new_buffer()
-        self._flat = memoryview(self._buffer)
         self._views = self.layout.views(self._buffer)
-        self._recent_events = RecentEventRows(config.recent_events, self._event_row_width, self._encode_event)
+        self._scores = np.zeros(n)  # the last scores observed, as floats
+        self._scores_list = [0] * n  # … and as the state held them
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -529,77 +498,35 @@ class TableObserver(Observer):
         # The accounted-for cards are those shown and the top discard (face up, but under
         # memory="none" not necessarily among the cards shown).
         top = table.top_discard
+        caller = state.caller
         observation_kernels.write_table_pieces(
             self._buffer, slot_cards, knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known,
             self._knowers_from[observer], self._slot_destinations, self._identity_of_type, self._head_starts,
             EMPTY if top is None else top, drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % n,
-            self.copies)
+            self.copies, -1 if caller is None else caller, state.final_turns_left, state.turns_completed,
+            len(table.draw_pile), len(table.discard_pile), self._scores_of(state), self._turn_divisors)
         self._fill_ruleset_pieces(state, observer, v)
-        self._fill_turn_pieces(state, observer, self._flat)
         if recent_events:
-            self._fill_events(state, observer, v)
+            self._fill_events(state, observer)
 
-    def _fill_turn_pieces(self, state: CardGameState, observer: int | None, flat: memoryview) -> None:
-        """The turn pieces (``caller`` … ``scores``), consecutive in both layouts, into
-        ``flat`` (the vector, zero there, as a memoryview: a dozen entries written one by
-        one cost less than one numpy call)."""
-        config, table = self.config, state.table
-        n = config.num_players
-        start = self._turn_run.start if observer is not None else self._state_turn_run.start
-        if state.caller is not None:
-            flat[start + self.seat_row(state.caller, observer)] = 1.0
-            flat[start + n] = state.final_turns_left / (n - 1)
-        flat[start + n + 1] = state.turns_completed / config.max_turns_per_round
-        deck_size = len(self.deck)
-        flat[start + n + 2] = len(table.draw_pile) / deck_size
-        flat[start + n + 3] = len(table.discard_pile) / deck_size
-        scores, target = state.scores, config.target_score
-        at = start + n + 4
-        for p in self._seats_from[observer]:
-            flat[at] = scores[p] / target
-            at += 1
+    def _scores_of(self, state: CardGameState) -> np.ndarray:
+        """``state.scores`` as an array of floats (kept while they stay the same)."""
+        if state.scores != self._scores_list:
+            self._scores_list = list(state.scores)
+            self._scores[:] = self._scores_list
+        return self._scores
 
-    def _fill_events(self, state: CardGameState, observer: int, v: dict[str, np.ndarray]) -> None:
+    def _fill_events(self, state: CardGameState, observer: int) -> None:
         """The most recent public events into the ``event_*`` rows, newest first. Only
-        what everyone saw goes in: kinds, actors, places, and cards shown face up; the
-        kinds the rules imply (``implied_event_kinds``) are left out. Under
-        ``memory="none"`` only the events since the observer's previous decision (older
-        ones are the agent's to remember)."""
-        capacity = self.config.recent_events
-        recent = self._recent_events
-        recent.update(state.events)
-        new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
-        shown = min(new, capacity) if self.config.memory == "none" else capacity
-        base, step = self._event_scatter[observer]
-        observation_kernels.write_event_rows(self._buffer, recent.newest(shown), base, step,  # the buffer is zero
-                                             self._event_new_start, new, capacity)
-
-    def _encode_event(self, event) -> tuple[list[int], list[float]] | None:
-        """One event's row, seats absolute (see :class:`RecentEventRows`), or None for a
-        kind the observation leaves out. Face-up cards are counts: one event may show
-        several cards of a rank or a suit, each card weighing 1 / the copies of its rank
-        (suit, colour) in the deck; the sums are float32, card by card in the event's order."""
-        kind = self.kind_index.get(event.kind)
-        if kind is None:
-            return None
-        num_slots = self.config.max_hand_slots
-        columns = [self._kind_column + kind]
-        if event.player >= 0:
-            columns.append(self._actor_column + event.player)
-        columns += [self._places_column + seat * num_slots + slot for seat, slot in event.places]
-        values = [1.0] * len(columns)
-        face_up = event.face_up_types
-        if len(face_up) == 1:  # most events: the weights as they are
-            face_columns, face_values = self._face_up_of_one[face_up[0]]
-            return columns + face_columns, values + face_values
-        counts: dict[int, int] = {}
-        for card_type in face_up:
-            for column in self._face_up_of_one[card_type][0]:
-                counts[column] = counts.get(column, 0) + 1
-        sums = self._face_up_sums
-        columns += counts
-        values += [sums[column][count] for column, count in counts.items()]
-        return columns, values
+        what everyone saw goes in: kinds, actors, places, and cards shown face up (each
+        card weighing 1 / the copies of its rank, suit or colour in the deck); the kinds
+        the rules imply (``implied_event_kinds``) are left out. Under ``memory="none"``
+        only the events since the observer's previous decision (older ones are the
+        agent's to remember)."""
+        config = self.config
+        self._event_encoding.write(self._buffer, state.event_records, self._event_scatter[observer],
+                                   self._event_new_start, config.recent_events,
+                                   int(state.table.knowledge.decided_at[observer]), config.memory == "none")
 
     # --- the global state -----------------------------------------------------------------
     def encode_state(self, state: CardGameState, out: np.ndarray | None = None) -> np.ndarray:
@@ -630,5 +557,9 @@ class TableObserver(Observer):
         if state.current_player is not None:
             v["current_player"][state.current_player] = 1
         self._fill_ruleset_pieces(state, None, v)
-        self._fill_turn_pieces(state, None, memoryview(vector))
+        caller = state.caller
+        observation_kernels.write_turn_pieces(
+            vector, self.state_layout.pieces["caller"].start, self._absolute_seats, -1 if caller is None else caller,
+            state.final_turns_left, state.turns_completed, len(table.draw_pile), len(table.discard_pile),
+            np.array(state.scores, dtype=np.float64), self._turn_divisors)
         return vector

@@ -31,7 +31,7 @@ def compiled(function):
         return numba.njit(nogil=True)(function)
 
 
-TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED = range(5)  # entries of ``starts``
+TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED, TURNS = range(6)  # entries of ``starts``
 HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
 
 
@@ -39,9 +39,13 @@ HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the o
 def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.ndarray, card_types: np.ndarray,
                        known: np.ndarray, knowers: np.ndarray, destinations: np.ndarray,
                        identity_of_type: np.ndarray, starts: np.ndarray, top_discard: int, drawn_card: int,
-                       phase: int, current_row: int, copies: np.ndarray) -> None:
+                       phase: int, current_row: int, copies: np.ndarray, caller: int, final_turns_left: int,
+                       turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray,
+                       turn_divisors: np.ndarray) -> None:
     """Write the slot pieces, the top discard, the drawn card, ``phase``,
-    ``current_player`` and ``accounted`` into ``buffer`` (zeroed before).
+    ``current_player``, ``accounted`` and the turn pieces (see
+    :func:`write_turn_pieces`, at ``starts[TURNS]``, seats in ``knowers`` order) into
+    ``buffer`` (zeroed before).
 
     ``slot_cards``: every slot's card, seat by seat from the observer (-1 for an empty
     slot). A slot's row is ``slot_present``, then its card's identity row
@@ -87,21 +91,100 @@ def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.nda
     for card_type in range(copies.shape[0]):
         if counts[card_type]:
             buffer[start + card_type] = counts[card_type] / copies[card_type]
+    write_turn_pieces(buffer, starts[TURNS], knowers, caller, final_turns_left, turns_completed, draw_pile_size,
+                      discard_pile_size, scores, turn_divisors)
 
 
 @compiled
-def write_event_rows(target: np.ndarray, rows: np.ndarray, column_base: np.ndarray, column_step: np.ndarray,
-                     new_start: int, new_count: int, capacity: int) -> None:
-    """Write the event pieces of one observation into ``target``: the event ``rows``
-    (newest first, seats absolute), entry j of row i at ``column_base[j] + i *
-    column_step[j]`` (the observer's seat-relative columns; see
-    :func:`~cardenv.games.observation.row_scatter`); then ``event_new``, whole
-    (``capacity`` entries at ``new_start``: 1 for each of the ``new_count`` newest
-    rows) and ``events_dropped`` (right after it: whether more than ``capacity`` were new).
-    Rows beyond ``rows`` are left as they are: zero them before."""
-    for i in range(rows.shape[0]):
-        for j in range(rows.shape[1]):
-            target[column_base[j] + i * column_step[j]] = rows[i, j]
+def write_turn_pieces(buffer: np.ndarray, start: int, seats: np.ndarray, caller: int, final_turns_left: int,
+                      turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray,
+                      turn_divisors: np.ndarray) -> None:
+    """Write the turn pieces (``caller`` … ``scores``, one run from ``start``) into
+    ``buffer`` (zero there), the seat axes in ``seats`` order: ``caller`` one-hot (-1
+    for no call) and the final turns left; the turns completed; the draw and discard
+    pile sizes; each seat's score. ``turn_divisors``: players − 1,
+    max_turns_per_round, cards in the deck, target_score."""
+    n = seats.shape[0]
+    if caller >= 0:
+        for row in range(n):
+            if seats[row] == caller:
+                buffer[start + row] = 1.0
+        buffer[start + n] = final_turns_left / turn_divisors[0]
+    buffer[start + n + 1] = turns_completed / turn_divisors[1]
+    buffer[start + n + 2] = draw_pile_size / turn_divisors[2]
+    buffer[start + n + 3] = discard_pile_size / turn_divisors[2]
+    for row in range(n):
+        buffer[start + n + 4 + row] = scores[seats[row]] / turn_divisors[3]
+
+
+@compiled
+def write_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, actor_column: int,
+                        places_column: int, slots_per_seat: int, first_slot_columns: np.ndarray,
+                        face_columns: np.ndarray, face_sums: np.ndarray, face_low: int, face_counts: np.ndarray,
+                        column_base: np.ndarray, column_step: np.ndarray, new_start: int, capacity: int,
+                        since_clock: int, only_new: bool) -> None:
+    """Write the event pieces of one observation into ``target`` (zero there), read
+    straight from the state's event ``records`` (see
+    :func:`cardenv.core.events.append_event_record`), newest first.
+
+    Row i is the i-th newest shown event (``kind_columns[kind]`` ≥ 0; -1 for a kind left
+    out), one entry per column of an event row (seats absolute), entry ``c`` landing at
+    ``column_base[c] + i * column_step[c]`` (the observer's seat-relative columns, see
+    :func:`~cardenv.games.observation.row_scatter`): 1 at the kind's column; 1 at
+    ``actor_column + player`` for a player; 1 at ``places_column + seat *
+    slots_per_seat + slot`` for each place (when ``places_column`` ≥ 0); 1 at
+    ``first_slot_columns[kind] + slot`` of the first place (where that is ≥ 0); per
+    face-up card of type t, its ``face_columns[t]`` (-1: unused), each column holding
+    ``face_sums[column - face_low, cards counted there]``. ``face_counts`` is scratch,
+    zero, one entry per face column. With ``only_new`` only the events at
+    ``since_clock`` or later are written. Then ``event_new``, whole (``capacity``
+    entries at ``new_start``: 1 for each event at ``since_clock`` or later) and
+    ``events_dropped`` (right after it: whether more than ``capacity`` were)."""
+    row = 0
+    new = 0
+    end = len(records)
+    while end > 0:
+        start = end - records[end - 1]
+        end = start
+        kind = records[start + 1]
+        kind_column = kind_columns[kind]
+        if kind_column < 0:
+            continue
+        is_new = records[start] >= since_clock
+        if is_new:
+            new += 1
+        if row < capacity and (is_new or not only_new):
+            target[column_base[kind_column] + row * column_step[kind_column]] = 1.0
+            player = records[start + 2]
+            if player >= 0 and actor_column >= 0:
+                column = actor_column + player
+                target[column_base[column] + row * column_step[column]] = 1.0
+            num_places = records[start + 3]
+            if places_column >= 0:
+                for k in range(num_places):
+                    column = places_column + records[start + 4 + 2 * k] * slots_per_seat + records[start + 5 + 2 * k]
+                    target[column_base[column] + row * column_step[column]] = 1.0
+            if first_slot_columns[kind] >= 0 and num_places > 0:
+                column = first_slot_columns[kind] + records[start + 5]
+                target[column_base[column] + row * column_step[column]] = 1.0
+            faces = start + 4 + 2 * num_places
+            num_faces = records[faces]
+            for k in range(num_faces):
+                card_type = records[faces + 1 + k]
+                for m in range(face_columns.shape[1]):
+                    if face_columns[card_type, m] >= 0:
+                        face_counts[face_columns[card_type, m] - face_low] += 1
+            for k in range(num_faces):
+                card_type = records[faces + 1 + k]
+                for m in range(face_columns.shape[1]):
+                    column = face_columns[card_type, m]
+                    if column >= 0 and face_counts[column - face_low] > 0:
+                        target[column_base[column] + row * column_step[column]] = \
+                            face_sums[column - face_low, face_counts[column - face_low]]
+                        face_counts[column - face_low] = 0
+        row += 1
+        if row >= capacity and (not is_new or new > capacity):
+            break
     for i in range(capacity):
-        target[new_start + i] = 1.0 if i < new_count else 0.0
-    target[new_start + capacity] = 1.0 if new_count > capacity else 0.0
+        target[new_start + i] = 1.0 if i < new else 0.0
+    target[new_start + capacity] = 1.0 if new > capacity else 0.0

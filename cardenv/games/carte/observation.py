@@ -27,7 +27,7 @@ from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games import observation as table_observation
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import (Observer, RecentEventRows, piece_destinations, row_scatter,
+from cardenv.games.observation import (EventEncoding, Observer, face_up_sums, piece_destinations, row_scatter,
                                        seat_relative_destinations)
 
 NUM_RANKS = 13
@@ -39,7 +39,7 @@ class CarteObserver(Observer):
     """Writes observations into a reused buffer; copies drop the buffer and the per-seat
     caches and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
-    scratch = ("_buffer", "_tail", "_recent_events")
+    scratch = ("_buffer", "_tail")
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -49,7 +49,6 @@ class CarteObserver(Observer):
         self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
-        self._meld_event_kinds = (self.kind_index["put down"], self.kind_index["add"])
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
         # Piece starts per layout (True: the global state), and 1 / copies per type.
@@ -80,18 +79,25 @@ class CarteObserver(Observer):
                   ("event_meld", MAX_MELDS)]
         starts = np.cumsum([0] + [width for _, width in widths]).tolist()
         event_columns = [(name, low, low + width) for (name, width), low in zip(widths, starts)]
-        self._actor_column, self._cards_column, self._meld_column = starts[1:4]
-        self._event_row_width = starts[-1]
+        actor_column, cards_column, meld_column = starts[1:4]
         self._event_scatter = [
             row_scatter(destinations - self._tail_start) for destinations in seat_relative_destinations(
-                piece_destinations(self.layout, event_columns, config.recent_events), [(self._actor_column, 1)], n)]
+                piece_destinations(self.layout, event_columns, config.recent_events), [(actor_column, 1)], n)]
+        # A card shown face up counts in its type's column (every joker in one), weighing
+        # 1 / the copies of that type; a meld event marks the meld (its first place's slot).
+        card_types = np.arange(int(self.deck.max()) + 1)
+        face_columns = (cards_column + np.minimum(card_types, JOKER))[:, None]
+        weights = self.copies[np.minimum(card_types, JOKER)][:, None] ** -1
+        self._event_encoding = EventEncoding(
+            CarteState, self.shown_event_kinds, 0, actor_column, -1, 0,
+            {"put down": meld_column, "add": meld_column}, face_columns,
+            face_up_sums(face_columns, weights, np.bincount(self.deck), np.float64))
         table_observation.load_kernels()
         self._make_buffers()
 
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
         self._tail: dict[int, _SeatTail] = {}
-        self._recent_events = RecentEventRows(self.config.recent_events, self._event_row_width, self._encode_event)
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -468,52 +474,17 @@ class CarteObserver(Observer):
         return values
 
     def _fill_events(self, state: CarteState, observer: int, target: np.ndarray) -> None:
-        """The most recent public events, newest first: kind, actor, the cards shown face
-        up to everyone, the meld involved; which are new since the observer's previous
-        decision. From the rows every seat shares (:class:`RecentEventRows`), the actor
-        seat-relative."""
+        """The most recent public events, newest first: kind, actor (seat-relative), the
+        cards shown face up to everyone (each card 1 / its type's copies), the meld put
+        down or added to; which are new since the observer's previous decision. Under
+        ``memory="none"`` only the new ones."""
         config = self.config
-        capacity = config.recent_events
-        if capacity == 0:
-            target[self._tail_at["event_kind"]:] = 0  # events_dropped
-            return
-        recent = self._recent_events
-        recent.update(state.events)
-        new = recent.count_since(int(state.table.knowledge.decided_at[observer]))
-        rows = recent.newest(capacity if config.memory == "perfect" else min(new, capacity))  # "none": only the new ones
         at = self._tail_at
-        if len(rows) < capacity:  # else the rows overwrite all the previous observation wrote
-            target[at["event_kind"]: at["event_new"]] = 0
-        base, step = self._event_scatter[observer]
-        table_observation.observation_kernels.write_event_rows(target, rows, base, step, at["event_new"], new, capacity)
-
-    def _encode_event(self, event) -> tuple[list[int], list[float]] | None:
-        """One event's row, seats absolute (see :class:`RecentEventRows`), or None for a
-        kind the observation leaves out: kind, actor, each card type shown face up (1 /
-        its copies per card), the meld put down or added to."""
-        kind = self.kind_index.get(event.kind)
-        if kind is None:
-            return None
-        if event.player >= 0:
-            columns, values = [kind, self._actor_column + event.player], [1.0, 1.0]
-        else:
-            columns, values = [kind], [1.0]
-        face_up = event.face_up_types
-        if len(face_up) == 1:  # a draw, discard or add: no sum to make
-            t = face_up[0] if face_up[0] < JOKER else JOKER
-            columns.append(self._cards_column + t)
-            values.append(self._weight[t])
-        elif face_up:
-            cards: dict[int, float] = {}
-            for card_type in face_up:
-                t = min(card_type, JOKER)
-                cards[t] = cards.get(t, 0.0) + self._weight[t]
-            columns += [self._cards_column + t for t in cards]
-            values += cards.values()
-        if kind in self._meld_event_kinds:
-            columns.append(self._meld_column + event.places[0][1])
-            values.append(1.0)
-        return columns, values
+        target[at["event_kind"]:] = 0
+        if config.recent_events:
+            self._event_encoding.write(target, state.event_records, self._event_scatter[observer], at["event_new"],
+                                       config.recent_events, int(state.table.knowledge.decided_at[observer]),
+                                       config.memory == "none")
 
 
 class _SeatTail:
