@@ -234,12 +234,13 @@ def observer_class(ruleset: str) -> type[TableObserver]:
 def test_planted_leak_next_draw_pile_card_in_the_observation_is_caught(ruleset, monkeypatch):
     cls = observer_class(ruleset)
 
-    def fill_with_next_card(self, state, observer):
-        TableObserver._fill(self, state, observer)
+    def write_with_next_card(self, state, observer, out=None, recent_events=True):
+        vector = TableObserver.write(self, state, observer, out, recent_events)
         if state.table.draw_pile:  # the rank of the next card, as a debugging hint might
-            self._views["draw_pile_size"][0] += RANK_OF[state.table.card_types[state.table.draw_pile[-1]]] / 100
+            self.layout.views(vector)["draw_pile_size"][0] += RANK_OF[state.table.card_types[state.table.draw_pile[-1]]] / 100
+        return vector
 
-    monkeypatch.setattr(cls, "_fill", fill_with_next_card)
+    monkeypatch.setattr(cls, "write", write_with_next_card)
     report = assert_caught(ruleset)
     assert "draw_pile_size" in report
 
@@ -248,13 +249,14 @@ def test_planted_leak_next_draw_pile_card_in_the_observation_is_caught(ruleset, 
 def test_planted_leak_opponent_card_in_the_observation_is_caught(ruleset, monkeypatch):
     cls = observer_class(ruleset)
 
-    def fill_with_opponent_card(self, state, observer):
-        TableObserver._fill(self, state, observer)
+    def write_with_opponent_card(self, state, observer, out=None, recent_events=True):
+        vector = TableObserver.write(self, state, observer, out, recent_events)
         neighbour = state.table.hands[(observer + 1) % state.num_players]
         if neighbour and neighbour[0] >= 0:  # shows the next player's slot 0 as if known
-            self._views["slot_rank"][1, 0, RANK_OF[state.table.card_types[neighbour[0]]]] = 1
+            self.layout.views(vector)["slot_rank"][1, 0, RANK_OF[state.table.card_types[neighbour[0]]]] = 1
+        return vector
 
-    monkeypatch.setattr(cls, "_fill", fill_with_opponent_card)
+    monkeypatch.setattr(cls, "write", write_with_opponent_card)
     report = assert_caught(ruleset)
     assert "slot_rank[1, 0" in report
 
@@ -323,11 +325,11 @@ def test_planted_leak_pending_window_decision_is_caught(ruleset, monkeypatch):
     cls = observer_class(ruleset)
     original = cls._fill_ruleset_pieces
 
-    def showing_decisions(self, state, observer, views):
-        original(self, state, observer, views)
+    def showing_decisions(self, state, observer, out, at):
+        original(self, state, observer, out, at)
         window = state.window
         if window is not None and any(d is not PASS for p, d in zip(window.players, window.decisions) if p != observer):
-            views["window_open"][0] = 0.5
+            out[at["window_open"]] = 0.5
 
     monkeypatch.setattr(cls, "_fill_ruleset_pieces", showing_decisions)
     report = assert_caught(ruleset)

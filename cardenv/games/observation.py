@@ -15,6 +15,7 @@ global state seats are absolute: row k is ``player_k``.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from enum import IntEnum
 from types import MappingProxyType
@@ -245,7 +246,7 @@ class TableObserver(Observer):
     views per piece per call would cost more than building the observation); the views
     and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
 
-    scratch = ("_slot_cards", "_empty_row", "_buffer", "_views", "_scores", "_scores_list")
+    scratch = ("_buffer", "_flat", "_scores", "_scores_list", "_flat_of")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -286,6 +287,9 @@ class TableObserver(Observer):
             piece_destinations(self.layout, event_columns, config.recent_events),
             [(self._actor_column, 1), (self._places_column, num_slots)], n)]
         self._event_new_start = pieces["event_new"].start
+        # Where each piece starts, in the observation and in the global state.
+        self._starts, self._state_starts = ({name: piece.start for name, piece in layout.pieces.items()}
+                                            for layout in (self.layout, self.state_layout))
         # Per card type, the columns one face-up card counts in: its rank, suit (a joker
         # has none) and colour, each card weighing 1 / the copies of that rank (suit,
         # colour) in the deck.
@@ -337,14 +341,12 @@ class TableObserver(Observer):
         self._make_buffers()
 
     def _make_buffers(self) -> None:
-        config = self.config
-        n, num_slots = config.num_players, config.max_hand_slots
-        self._slot_cards = np.empty(n * num_slots, dtype=np.intp)
-        self._empty_row = [EMPTY] * num_slots
+        n = self.config.num_players
         self._buffer = self.new_buffer()
-        self._views = self.layout.views(self._buffer)
+        self._flat = memoryview(self._buffer)
         self._scores = np.zeros(n)  # the last scores observed, as floats
         self._scores_list = [0] * n  # … and as the state held them
+        self._flat_of: dict[int, tuple[np.ndarray, memoryview]] = {}  # by id(out)
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -454,42 +456,38 @@ class TableObserver(Observer):
         """Pieces of the ruleset's own, placed after ``current_player`` in both layouts;
         ``omniscient`` for the global state (seats absolute, pending decisions shown)."""
 
-    def _fill_ruleset_pieces(self, state: CardGameState, observer: int | None, views: dict[str, np.ndarray]) -> None:
-        """Write the ruleset's own pieces (the buffer is zeroed before); ``observer`` is
-        None for the global state. ``self.seat_row(seat, observer)`` gives the row."""
+    def _fill_ruleset_pieces(self, state: CardGameState, observer: int | None, out: memoryview,
+                             at: Mapping[str, int]) -> None:
+        """Write the ruleset's own pieces into ``out`` (the vector as a memoryview, zero
+        there: a few entries written one by one cost less than through numpy views), each
+        piece from ``at[name]``, its start in the layout being written (the observation's,
+        or the global state's for ``observer`` None); a piece of shape (a, b) holds entry
+        (i, j) at ``at[name] + i * b + j``. ``self.seat_row(seat, observer)`` gives a
+        seat's row."""
 
     # --- observations ---------------------------------------------------------------------
     def write(self, state: CardGameState, observer: int, out: np.ndarray | None = None,
               recent_events: bool = True) -> np.ndarray:
         """See :meth:`Observer.observe`; without the recent events an observation costs
-        a third to a half less."""
-        if recent_events:
-            self._fill(state, observer)
-        else:
-            self._fill(state, observer, recent_events=False)
+        a third to a half less. Written straight into ``out`` (through views kept per
+        buffer), or into the observer's own buffer and copied when ``out`` is None."""
         if out is None:
-            return self._buffer.copy()
-        out[:] = self._buffer
-        return out
-
-    def _fill(self, state: CardGameState, observer: int, recent_events: bool = True) -> None:
-        self._buffer[:] = 0
-        v = self._views
+            buffer, flat = self._buffer, self._flat
+        else:
+            buffer = out
+            kept = self._flat_of.get(id(out))
+            if kept is None or kept[0] is not out:
+                kept = self._keep_flat(out)
+            flat = kept[1]
         config = self.config
-        n = config.num_players
         table = state.table
         knowledge = table.knowledge
-
-        # Every slot's card, seat by seat from the observer (EMPTY for an empty slot).
-        every_slot: list[int] = []
-        empty_row = self._empty_row
-        hands = table.hands
-        for r in range(n):
-            hand = hands[(observer + r) % n]
-            every_slot += hand
-            every_slot += empty_row[len(hand):]
-        slot_cards = self._slot_cards
-        slot_cards[:] = every_slot
+        # Every hand, its length first (a short array: numpy's cost per entry would be
+        # most of the kernel's time).
+        hands: list[int] = []
+        for hand in table.hands:
+            hands.append(len(hand))
+            hands += hand
         me = state.current_player
         if me is None or not table.held[me]:
             drawn_card = EMPTY
@@ -497,36 +495,41 @@ class TableObserver(Observer):
             drawn_card = table.held[me][-1] if me == observer else observation_kernels.HELD_BY_ANOTHER
         # The accounted-for cards are those shown and the top discard (face up, but under
         # memory="none" not necessarily among the cards shown).
-        top = table.top_discard
+        discards = table.discard_pile
         caller = state.caller
+        scores = self._scores if state.scores == self._scores_list else self._take_scores(state.scores)
         observation_kernels.write_table_pieces(
-            self._buffer, slot_cards, knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known,
+            buffer, array("q", hands), knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known,
             self._knowers_from[observer], self._slot_destinations, self._identity_of_type, self._head_starts,
-            EMPTY if top is None else top, drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % n,
-            self.copies, -1 if caller is None else caller, state.final_turns_left, state.turns_completed,
-            len(table.draw_pile), len(table.discard_pile), self._scores_of(state), self._turn_divisors)
-        self._fill_ruleset_pieces(state, observer, v)
+            discards[-1] if discards else EMPTY, drawn_card, int(state.phase),
+            EMPTY if me is None else (me - observer) % config.num_players, self.copies,
+            EMPTY if caller is None else caller, state.final_turns_left, state.turns_completed,
+            len(table.draw_pile), len(discards), scores, self._turn_divisors)
+        self._fill_ruleset_pieces(state, observer, flat, self._starts)
         if recent_events:
-            self._fill_events(state, observer)
+            # The most recent public events, newest first: only what everyone saw (kinds,
+            # actors, places, the cards shown face up, each weighing 1 / the copies of its
+            # rank, suit or colour in the deck), without the kinds the rules imply; under
+            # memory="none" only those since the observer's previous decision (older
+            # ones are the agent's to remember).
+            self._event_encoding.write(buffer, state.event_records, self._event_scatter[observer],
+                                       self._event_new_start, config.recent_events,
+                                       int(knowledge.decided_at[observer]), config.memory == "none")
+        return buffer.copy() if out is None else out
 
-    def _scores_of(self, state: CardGameState) -> np.ndarray:
-        """``state.scores`` as an array of floats (kept while they stay the same)."""
-        if state.scores != self._scores_list:
-            self._scores_list = list(state.scores)
-            self._scores[:] = self._scores_list
+    def _keep_flat(self, out: np.ndarray) -> tuple[np.ndarray, memoryview]:
+        """``out`` as a memoryview, kept for the next call with it (a few buffers: an
+        env has one per seat)."""
+        if len(self._flat_of) >= MAX_ACCEPTED_OUTS:
+            self._flat_of.clear()
+        kept = self._flat_of[id(out)] = (out, memoryview(out))
+        return kept
+
+    def _take_scores(self, scores: list) -> np.ndarray:
+        """``scores`` as floats, kept for the next observations (scores change rarely)."""
+        self._scores_list = list(scores)
+        self._scores[:] = self._scores_list
         return self._scores
-
-    def _fill_events(self, state: CardGameState, observer: int) -> None:
-        """The most recent public events into the ``event_*`` rows, newest first. Only
-        what everyone saw goes in: kinds, actors, places, and cards shown face up (each
-        card weighing 1 / the copies of its rank, suit or colour in the deck); the kinds
-        the rules imply (``implied_event_kinds``) are left out. Under ``memory="none"``
-        only the events since the observer's previous decision (older ones are the
-        agent's to remember)."""
-        config = self.config
-        self._event_encoding.write(self._buffer, state.event_records, self._event_scatter[observer],
-                                   self._event_new_start, config.recent_events,
-                                   int(state.table.knowledge.decided_at[observer]), config.memory == "none")
 
     # --- the global state -----------------------------------------------------------------
     def encode_state(self, state: CardGameState, out: np.ndarray | None = None) -> np.ndarray:
@@ -556,7 +559,7 @@ class TableObserver(Observer):
         v["phase"][int(state.phase)] = 1
         if state.current_player is not None:
             v["current_player"][state.current_player] = 1
-        self._fill_ruleset_pieces(state, None, v)
+        self._fill_ruleset_pieces(state, None, memoryview(vector), self._state_starts)
         caller = state.caller
         observation_kernels.write_turn_pieces(
             vector, self.state_layout.pieces["caller"].start, self._absolute_seats, -1 if caller is None else caller,

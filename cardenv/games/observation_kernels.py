@@ -36,7 +36,7 @@ HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the o
 
 
 @compiled
-def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.ndarray, card_types: np.ndarray,
+def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray,
                        known: np.ndarray, knowers: np.ndarray, destinations: np.ndarray,
                        identity_of_type: np.ndarray, starts: np.ndarray, top_discard: int, drawn_card: int,
                        phase: int, current_row: int, copies: np.ndarray, caller: int, final_turns_left: int,
@@ -45,35 +45,46 @@ def write_table_pieces(buffer: np.ndarray, slot_cards: np.ndarray, shown: np.nda
     """Write the slot pieces, the top discard, the drawn card, ``phase``,
     ``current_player``, ``accounted`` and the turn pieces (see
     :func:`write_turn_pieces`, at ``starts[TURNS]``, seats in ``knowers`` order) into
-    ``buffer`` (zeroed before).
+    ``buffer``, zeroing the rest.
 
-    ``slot_cards``: every slot's card, seat by seat from the observer (-1 for an empty
-    slot). A slot's row is ``slot_present``, then its card's identity row
-    (``identity_of_type[type]``: 1, rank one-hot, red where colour shows, points; only
-    if ``shown``), then ``known[knowers[k], card]`` for each knower k (seat-relative);
-    entry j of slot i's row lands at ``destinations[i * width + j]``. The top discard's
+    ``hands``: every seat's hand, seats absolute, each as its length then its slots'
+    cards (-1 for an empty slot). ``knowers``: the seats from the observer's
+    (``knowers[k]`` is k seats on). A slot's row is ``slot_present``, then its card's
+    identity row (``identity_of_type[type]``: 1, rank one-hot, red where colour shows,
+    points; only if ``shown``), then ``known[knowers[k], card]`` for each knower k;
+    entry j of the row of slot s of the seat k seats on (slot i = k × slots per seat +
+    s) lands at ``destinations[i * width + j]``. The top discard's
     and the drawn card's pieces (present, rank, red, points) are an identity row at
     ``starts[TOP_DISCARD]`` / ``starts[DRAWN_CARD]``; ``drawn_card`` is the observer's
     own drawn card, -1 for none or ``HELD_BY_ANOTHER`` (present only). ``current_row``
     is -1 when nobody is to act. ``accounted``: per card type, the cards shown or on top
     of the discard pile (``top_discard``, -1 for none), divided by the type's copies."""
-    num_slots = slot_cards.shape[0]
-    width = destinations.shape[0] // num_slots
+    buffer[:] = 0.0
+    n = knowers.shape[0]
     identity_width = identity_of_type.shape[1]
     knowers_column = 1 + identity_width
-    for i in range(num_slots):
-        card = slot_cards[i]
-        if card < 0:
-            continue
-        row = i * width
-        buffer[destinations[row]] = 1.0
-        if shown[card]:
-            card_type = card_types[card]
-            for j in range(identity_width):
-                buffer[destinations[row + 1 + j]] = identity_of_type[card_type, j]
-        for k in range(knowers.shape[0]):
-            if known[knowers[k], card]:
-                buffer[destinations[row + knowers_column + k]] = 1.0
+    width = knowers_column + n
+    slots_per_seat = destinations.shape[0] // (width * n)
+    hand_starts = np.empty(n, dtype=np.int64)
+    at = 0
+    for seat in range(n):
+        hand_starts[seat] = at
+        at += 1 + hands[at]
+    for r in range(n):
+        at = hand_starts[knowers[r]]
+        for s in range(hands[at]):
+            card = hands[at + 1 + s]
+            if card < 0:
+                continue
+            row = (r * slots_per_seat + s) * width
+            buffer[destinations[row]] = 1.0
+            if shown[card]:
+                card_type = card_types[card]
+                for j in range(identity_width):
+                    buffer[destinations[row + 1 + j]] = identity_of_type[card_type, j]
+            for k in range(n):
+                if known[knowers[k], card]:
+                    buffer[destinations[row + knowers_column + k]] = 1.0
     if top_discard >= 0:
         buffer[starts[TOP_DISCARD]: starts[TOP_DISCARD] + identity_width] = identity_of_type[card_types[top_discard]]
     if drawn_card >= 0:

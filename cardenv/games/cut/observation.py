@@ -9,7 +9,7 @@ from this layout.
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Mapping
 
 from cardenv.core.cards import NUM_STANDARD_RANKS, standard_deck
 from cardenv.core.observation import ObservationLayout
@@ -41,30 +41,34 @@ class CutObserver(TableObserver):
         layout.add("power_slots", (n, s), "seat × slot: slots picked by the power in progress (public, C-11)")
         layout.add("give_slot", (n, s), "seat × slot: the emptied slot a successful caller's give fills (C-09)")
 
-    def _fill_ruleset_pieces(self, state: CutState, observer: int | None, v: dict[str, np.ndarray]) -> None:
+    def _fill_ruleset_pieces(self, state: CutState, observer: int | None, out: memoryview,
+                             at: Mapping[str, int]) -> None:
         row = self.seat_row
+        n, s = self.config.num_players, self.config.max_hand_slots
         if state.current_player is not None:
-            v["turn_player"][row(state.turn_player, observer)] = 1
+            out[at["turn_player"] + row(state.turn_player, observer)] = 1.0
         window = state.window
         if window is not None:
-            v["window_open"][0] = 1
-            v["window_rank"][state.window_rank] = 1
+            out[at["window_open"]] = 1.0
+            out[at["window_rank"] + state.window_rank] = 1.0
             if observer is not None:
                 # Whether the observer decided; never what anyone decided.
-                v["window_decided"][0] = window.has_decided(observer)
+                if window.has_decided(observer):
+                    out[at["window_decided"]] = 1.0
             else:
                 for decider, decision in zip(window.players, window.decisions):
-                    v["window_decided"][decider] = 1
+                    out[at["window_decided"] + decider] = 1.0
                     if decision is not None:
-                        v["window_claims"][(decider, *state.claimed_place(decider, decision[0]))] = 1
+                        owner, slot = state.claimed_place(decider, decision[0])
+                        out[at["window_claims"] + (decider * n + owner) * s + slot] = 1.0
         if state.power_own_slot >= 0:
-            v["power_slots"][row(state.turn_player, observer), state.power_own_slot] = 1
+            out[at["power_slots"] + row(state.turn_player, observer) * s + state.power_own_slot] = 1.0
         if state.power_target is not None:
             target, target_slot = state.power_target
-            v["power_slots"][row(target, observer), target_slot] = 1
+            out[at["power_slots"] + row(target, observer) * s + target_slot] = 1.0
         if state.give_target is not None:
             owner, owner_slot = state.give_target
-            v["give_slot"][row(owner, observer), owner_slot] = 1
+            out[at["give_slot"] + row(owner, observer) * s + owner_slot] = 1.0
 
 
 def build_layout(config: CutConfig) -> ObservationLayout:

@@ -11,6 +11,8 @@ docs/kaboom.md's table is generated from this layout.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from cardenv.core.cards import deck_with_jokers
@@ -56,30 +58,37 @@ class KaboomObserver(TableObserver):
         layout.add("frozen", n, "seat: 1 if it called KABOOM this round, freezing its cards (K-14)")
         layout.add("out", n, "seat: 1 if it has left the game (elimination variant, K-19)")
 
-    def _fill_ruleset_pieces(self, state: KaboomState, observer: int | None, v: dict[str, np.ndarray]) -> None:
+    def _fill_ruleset_pieces(self, state: KaboomState, observer: int | None, out: memoryview,
+                             at: Mapping[str, int]) -> None:
         row = self.seat_row
+        s = self.config.max_hand_slots
         if state.current_player is not None:
-            v["turn_player"][row(state.turn_player, observer)] = 1
+            out[at["turn_player"] + row(state.turn_player, observer)] = 1.0
         window = state.window
         if window is not None:
-            v["window_open"][0] = 1
+            out[at["window_open"]] = 1.0
             if observer is not None:
-                v["window_decided"][0] = window.has_decided(observer)  # never what anyone decided
+                if window.has_decided(observer):  # never what anyone decided
+                    out[at["window_decided"]] = 1.0
             else:
                 for decider, decision in zip(window.players, window.decisions):
-                    v["window_decided"][decider] = 1
+                    out[at["window_decided"] + decider] = 1.0
                     if decision is not None:
-                        v["window_attempts"][decider, [slot for slot, _ in decision]] = 1
+                        for slot, _ in decision:
+                            out[at["window_attempts"] + decider * s + slot] = 1.0
         # Only the acting player is ever part-way through building a snap.
         if (observer is None or state.current_player == observer) and state.snap_selected:
-            v["snap_selected"][state.snap_selected] = 1
+            start = at["snap_selected"]
+            for slot in state.snap_selected:
+                out[start + slot] = 1.0
         for seat, slot in state.power_picks:
-            v["power_slots"][row(seat, observer), slot] = 1
+            out[at["power_slots"] + row(seat, observer) * s + slot] = 1.0
         for caller in state.callers:
-            v["frozen"][row(caller, observer)] = 1
-        for seat, out in enumerate(state.eliminated):
-            if out:
-                v["out"][row(seat, observer)] = 1
+            out[at["frozen"] + row(caller, observer)] = 1.0
+        if True in state.eliminated:
+            for seat, gone in enumerate(state.eliminated):
+                if gone:
+                    out[at["out"] + row(seat, observer)] = 1.0
 
 
 def build_layout(config: KaboomConfig) -> ObservationLayout:

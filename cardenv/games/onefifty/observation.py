@@ -7,7 +7,7 @@ docs/onefifty.md's table is generated from this layout.
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Mapping
 
 from cardenv.core.cards import standard_deck
 from cardenv.core.observation import ObservationLayout
@@ -35,13 +35,16 @@ class OneFiftyObserver(TableObserver):
         layout.add("match_selected", s, f"{whose} slots selected for the match being built (O-07)")
         layout.add("jack_own_slot", s, f"{whose} slot chosen for the Jack trade (O-11)")
 
-    def _fill_ruleset_pieces(self, state: OneFiftyState, observer: int | None, views: dict[str, np.ndarray]) -> None:
+    def _fill_ruleset_pieces(self, state: OneFiftyState, observer: int | None, out: memoryview,
+                             at: Mapping[str, int]) -> None:
         # Only the acting player is ever part-way through a match or a trade.
         if observer is None or state.current_player == observer:
             if state.selected:
-                views["match_selected"][state.selected] = 1
+                start = at["match_selected"]
+                for slot in state.selected:
+                    out[start + slot] = 1.0
             if state.jack_slot >= 0:
-                views["jack_own_slot"][state.jack_slot] = 1
+                out[at["jack_own_slot"] + state.jack_slot] = 1.0
 
 
 def build_layout(config: OneFiftyConfig) -> ObservationLayout:
