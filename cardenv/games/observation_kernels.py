@@ -199,3 +199,95 @@ def write_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, a
     for i in range(capacity):
         target[new_start + i] = 1.0 if i < new else 0.0
     target[new_start + capacity] = 1.0 if new > capacity else 0.0
+
+
+@compiled
+def write_hand_counts(out: np.ndarray, hands, seats: np.ndarray, card_types: np.ndarray, known: np.ndarray,
+                      shown: np.ndarray, every_row: bool, hand_at: int, known_at: int, sizes_at: int,
+                      weight: np.ndarray, deck_size: int) -> None:
+    """Write hands counted per card type into ``out`` (zero there), row r for seat
+    ``seats[r]`` (``hands``: every hand, seats absolute, each as its length then its
+    cards; a card's type is ``min(card_types[card], len(weight) - 1)``, so every joker
+    counts as the last type). For row 0, or every row when ``every_row``: the hand's
+    count of each type × ``weight[type]`` at ``hand_at + r × types``, and the cards every
+    player knows (a column of ``known`` all true) added up at ``known_at + r × types``;
+    for the other rows only the cards ``shown`` to the observer, added up there. Each
+    row's size / ``deck_size`` at ``sizes_at + r``."""
+    num_types = weight.shape[0]
+    n = seats.shape[0]
+    hand_starts = np.empty(n, dtype=np.int64)
+    at = 0
+    for seat in range(n):
+        hand_starts[seat] = at
+        at += 1 + hands[at]
+    counts = np.zeros(num_types, dtype=np.int64)
+    for r in range(n):
+        at = hand_starts[seats[r]]
+        size = hands[at]
+        if size == 0:
+            continue
+        base = r * num_types
+        if every_row or r == 0:
+            for k in range(size):
+                counts[min(card_types[hands[at + 1 + k]], num_types - 1)] += 1
+            for k in range(size):
+                card = hands[at + 1 + k]
+                t = min(card_types[card], num_types - 1)
+                out[hand_at + base + t] = counts[t] * weight[t]
+                public = True
+                for q in range(known.shape[0]):
+                    if not known[q, card]:
+                        public = False
+                        break
+                if public:
+                    out[known_at + base + t] += weight[t]
+            for k in range(size):
+                counts[min(card_types[hands[at + 1 + k]], num_types - 1)] = 0
+        else:
+            for k in range(size):
+                card = hands[at + 1 + k]
+                if shown[card]:
+                    t = min(card_types[card], num_types - 1)
+                    out[known_at + base + t] += weight[t]
+        out[sizes_at + r] = size / deck_size
+
+
+@compiled
+def write_piles(out: np.ndarray, top_at: int, deck_size: int, pile, stock, card_types: np.ndarray,
+                shown: np.ndarray, show_all: bool, show_stock: bool, turned_over: bool, code: np.ndarray,
+                weight: np.ndarray) -> None:
+    """Write the piles into ``out`` from ``top_at``, zeroing them first: the top card's
+    type one-hot (types as in :func:`write_hand_counts`), the pile's shown cards
+    counted per type × ``weight[type]``, the pile's order bottom first and (with
+    ``show_stock``) the stock's order top first, ``deck_size`` entries each, holding
+    ``code[type]`` for each card shown (``show_all``, or ``shown[card]``; the pile's top
+    card always); then the stock's and the pile's sizes / ``deck_size`` and
+    ``turned_over``. The pieces lie one after another in that order."""
+    num_types = weight.shape[0]
+    counts_at = top_at + num_types
+    order_at = counts_at + num_types
+    stock_at = order_at + deck_size
+    sizes_at = stock_at + deck_size
+    out[top_at: sizes_at + 3] = 0.0
+    counts = np.zeros(num_types, dtype=np.int64)
+    size = len(pile)
+    for i in range(size):
+        card = pile[i]
+        if show_all or shown[card] or i == size - 1:
+            t = min(card_types[card], num_types - 1)
+            counts[t] += 1
+            out[order_at + i] = code[t]
+    for t in range(num_types):
+        if counts[t]:
+            out[counts_at + t] = counts[t] * weight[t]
+    if size:
+        out[top_at + min(card_types[pile[size - 1]], num_types - 1)] = 1.0
+    stock_size = len(stock)
+    if show_stock:
+        for i in range(stock_size):
+            card = stock[i]
+            if show_all or shown[card]:
+                out[stock_at + stock_size - 1 - i] = code[min(card_types[card], num_types - 1)]
+    out[sizes_at] = stock_size / deck_size
+    out[sizes_at + 1] = size / deck_size
+    out[sizes_at + 2] = 1.0 if turned_over else 0.0

@@ -20,6 +20,8 @@ layouts below.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from cardenv.core.cards import double_deck_with_jokers
@@ -55,7 +57,9 @@ class CarteObserver(Observer):
         self._starts = {omniscient: {name: piece.start for name, piece in layout.pieces.items()}
                         for omniscient, layout in ((False, self.layout), (True, self.state_layout))}
         self._weight = (1.0 / self.copies).tolist()
-        self._type_code = [(t + 1) / NUM_MELD_TYPES for t in range(NUM_MELD_TYPES)]  # the *_order pieces
+        self._weights = np.array(self._weight)  # the same, for the compiled loops
+        self._codes = np.array([(t + 1) / NUM_MELD_TYPES for t in range(NUM_MELD_TYPES)])  # the *_order pieces
+        self._no_cards = np.zeros(DECK_SIZE, dtype=bool)  # ``shown`` where every card is shown
         # The head's piece starts in the order _head reads them, per layout (True: the global state).
         self._head_at = {omniscient: tuple(at.get(name, -1) for name in (
             "phase", "current_player", "turn_player", "selection", "pile_card", "hands" if omniscient else "hand",
@@ -66,6 +70,12 @@ class CarteObserver(Observer):
         n = config.num_players
         self._seat_order = {observer: [p if observer is None else (observer + p) % n for p in range(n)]
                             for observer in [None, *range(n)]}
+        self._seat_arrays = {observer: np.array(seats) for observer, seats in self._seat_order.items()}
+        for layout in (self.layout, self.state_layout):  # as write_piles reads them: one after another
+            pieces = layout.pieces
+            names = ["top_of_pile", "pile_counts", "pile_order", "stock_order", "stock_size", "pile_size", "turned_over"]
+            if any(pieces[a].stop != pieces[b].start for a, b in zip(names, names[1:])):
+                raise AssertionError(f"the pile pieces must lie one after another: {names}")
         self._tail_start = self.layout.pieces["meld_present"].start
         self._events_start = self.layout.pieces["event_kind"].start
         # Tail pieces' offsets within a seat's tail.
@@ -193,11 +203,11 @@ class CarteObserver(Observer):
         always written (``recent_events`` is accepted for the runners that pass it):
         they are shared by every seat and cost little here."""
         buffer = self._buffer if out is None else out
-        shown = state.table.knowledge.shown_to(observer, self.config.memory).tolist()
+        shown = state.table.knowledge.shown_to(observer, self.config.memory)
         tail, events = self._tail_start, self._events_start
         buffer[tail:events] = self._seat_tail(state, observer, shown)
         buffer[:tail] = 0
-        self._head(state, observer, shown, memoryview(buffer))
+        self._head(state, observer, shown, memoryview(buffer), buffer)
         # The event pieces change with nearly every decision and are rewritten whole:
         # written in place, not kept per seat and copied.
         self._fill_events(state, observer, buffer[tail:])
@@ -209,16 +219,17 @@ class CarteObserver(Observer):
         vector = np.zeros(size, dtype=np.float32) if out is None else self.checked_out(out, size)
         vector[:] = 0
         at = self._starts[True]
-        self._head(state, None, None, memoryview(vector))
+        self._head(state, None, None, memoryview(vector), vector)
         self._fill_melds(state, None, at, vector)
         self._fill_piles(state, None, at, vector)
         return vector
 
-    def _seat_tail(self, state: CarteState, observer: int, shown: list[bool]) -> np.ndarray:
+    def _seat_tail(self, state: CarteState, observer: int, shown: np.ndarray) -> np.ndarray:
         """``observer``'s tail up to the event pieces, brought up to date part by part:
         the melds when the state's ``melds_version`` changed, the piles when its
         ``public_version`` did (or, with ``memory="none"``, the observer decided since:
-        what it is shown of the pile depends on that). Keys are tokens and values of the
+        what it is shown of the pile depends on that; or the cards' types are another
+        table's). Keys are tokens and values of the
         state observed, so a seat's tail follows whichever state (a clone, a sampled
         world) it is given."""
         tail = self._tail.get(observer)
@@ -230,14 +241,17 @@ class CarteObserver(Observer):
             tail.melds_key = state.melds_version
         version = state.public_version
         piles_key = int(state.table.knowledge.decided_at[observer]) if self.config.memory == "none" else None
-        if tail.piles_version is not version or tail.piles_key != piles_key:
-            self._fill_piles(state, shown, at, tail.block, tail)
-            tail.piles_version, tail.piles_key = version, piles_key
+        types = state.card_meld_types  # a sampled world's own
+        if tail.piles_version is not version or tail.piles_key != piles_key or tail.piles_types is not types:
+            self._fill_piles(state, shown, at, tail.block)
+            tail.piles_version, tail.piles_key, tail.piles_types = version, piles_key, types
         return tail.block
 
-    def _head(self, state: CarteState, observer: int | None, shown: list[bool] | None, out: memoryview) -> None:
-        """Write the head pieces into ``out`` (zero there), seats absolute for ``observer``
-        None. Entry by entry through a memoryview: cheaper than numpy for a few dozen."""
+    def _head(self, state: CarteState, observer: int | None, shown: np.ndarray | None, out: memoryview,
+              target: np.ndarray) -> None:
+        """Write the head pieces into ``target`` (zero there; ``out`` is it as a
+        memoryview), seats absolute for ``observer`` None. The hands by a compiled loop;
+        the rest entry by entry through the memoryview: cheaper than numpy for a few dozen."""
         config = self.config
         n = config.num_players
         table = state.table
@@ -265,28 +279,18 @@ class CarteObserver(Observer):
         # observer's own), and the cards known: the global state's rows and the
         # observation's row 0, those every player knows; other rows, those shown to the
         # observer; then the seat's facts.
-        public, start = state.card_public, config.starting_score
+        seats = self._seat_order[observer]
+        hands: list[int] = []
+        for hand in table.hands:
+            hands.append(len(hand))
+            hands += hand
+        table_observation.observation_kernels.write_hand_counts(
+            target, array("q", hands), self._seat_arrays[observer], table.card_types, table.knowledge.known,
+            self._no_cards if shown is None else shown, observer is None, hands_at, known_at, sizes, self._weights,
+            DECK_SIZE)
+        start = config.starting_score
         eliminated, totals, has_started, said_carte = state.eliminated, state.scores, state.started, state.said_carte
-        hands, hand_type_counts = table.hands, state.hand_type_counts
-        base = 0
-        for r, p in enumerate(self._seat_order[observer]):
-            hand = hands[p]
-            if hand:
-                if observer is None or r == 0:
-                    counts = hand_type_counts[p]
-                    hand_row, known_row = hands_at + base, known_at + base
-                    for card in hand:
-                        t = types[card]
-                        out[hand_row + t] = counts[t] * weight[t]
-                        if public[card]:
-                            out[known_row + t] += weight[t]
-                else:
-                    known_row = known_at + base
-                    for card in hand:
-                        if shown[card]:
-                            t = types[card]
-                            out[known_row + t] += weight[t]
-                out[sizes + r] = len(hand) / DECK_SIZE
+        for r, p in enumerate(seats):
             if not eliminated[p]:
                 out[in_game + r] = 1
             if totals[p] > 0:
@@ -295,7 +299,6 @@ class CarteObserver(Observer):
                 out[started + r] = 1
             if said_carte[p]:
                 out[said + r] = 1
-            base += NUM_MELD_TYPES
         out[turns_at] = state.turns_completed / config.max_turns_per_round
         window = state.window
         if window is not None:
@@ -310,90 +313,18 @@ class CarteObserver(Observer):
             elif window.has_decided(observer):
                 out[decided_at] = 1
 
-    def _fill_piles(self, state: CarteState, shown: list[bool] | None, at: dict[str, int],
-                    target: np.ndarray, tail: _SeatTail | None = None) -> None:
+    def _fill_piles(self, state: CarteState, shown: np.ndarray | None, at: dict[str, int],
+                    target: np.ndarray) -> None:
         """``top_of_pile`` … ``turned_over`` into ``target``, which holds them at the
-        offsets ``at``: the piles' orders as (type + 1) / 53 for every card shown, the
-        pile's counts of shown cards. With a seat's ``tail`` (which ``target`` is), the
-        pile's entries are rewritten from the first card that differs from what it
-        showed last (the pile changes at its top), else all of them."""
+        offsets ``at`` (see ``write_piles``): the piles' orders as (type + 1) / 53 for
+        every card shown (``shown`` None: every card), the pile's counts of shown cards;
+        only a turned-over stock is ever known."""
         table = state.table
-        types = state.card_meld_types
-        code, weight = self._type_code, self._weight
-        out = memoryview(target)
-        pile = table.discard_pile
-        # What each pile card shows: the top card lies face up now; the others are memory.
-        flags = [True] * len(pile) if shown is None else [shown[card] for card in pile]
-        if pile:
-            flags[-1] = True
-        order, counts_at, top_at = at["pile_order"], at["pile_counts"], at["top_of_pile"]
-        kept = 0
-        if tail is not None and tail.pile_types is types:
-            old, old_flags = tail.pile_cards, tail.pile_flags
-            kept = min(len(old), len(pile))
-            if (old != pile[:kept] or old_flags != flags[:kept] if kept == len(old)
-                    else old[:kept] != pile or old_flags[:kept] != flags):
-                kept -= 1  # the old top, counted as face up, may be memory now
-                if kept < 0 or old[:kept] != pile[:kept] or old_flags[:kept] != flags[:kept]:
-                    kept = 0
-        if kept == 0 or tail is None:
-            target[top_at: at["pile_order"] + DECK_SIZE] = 0  # top_of_pile, pile_counts, pile_order
-            counts = [0] * NUM_MELD_TYPES
-            old, old_flags, kept = [], [], 0
-        else:
-            counts = tail.pile_counts
-            out[top_at + types[old[-1]]] = 0
-        changed = []
-        for i in range(kept, len(old)):
-            if old_flags[i]:
-                t = types[old[i]]
-                counts[t] -= 1
-                changed.append(t)
-                out[order + i] = 0
-        for i in range(kept, len(pile)):
-            if flags[i]:
-                t = types[pile[i]]
-                counts[t] += 1
-                changed.append(t)
-                out[order + i] = code[t]
-        for t in changed:
-            out[counts_at + t] = counts[t] * weight[t]
-        if pile:
-            out[top_at + types[pile[-1]]] = 1
-        if tail is not None:
-            tail.pile_types, tail.pile_cards, tail.pile_flags, tail.pile_counts = types, pile.copy(), flags, counts
-        stock = table.draw_pile
-        stock_at = at["stock_order"]
-        if stock and (shown is None or state.turnovers):  # only a turned-over stock is ever known
-            flags = [True] * len(stock) if shown is None else [shown[card] for card in stock]
-            up_to_date = False
-            if tail is not None and tail.stock_written and tail.stock_types is types:
-                # Draws take the stock's top (its list's end) and move every entry up by
-                # as many places: when the rest is what was written, shift the entries.
-                old, size = tail.stock_cards, len(stock)
-                taken = len(old) - size
-                if taken >= 0 and old[:size] == stock and tail.stock_flags[:size] == flags:
-                    if taken:
-                        target[stock_at: stock_at + size] = target[stock_at + taken: stock_at + size + taken]
-                        target[stock_at + size: stock_at + size + taken] = 0
-                        tail.stock_cards, tail.stock_flags = stock.copy(), flags
-                    up_to_date = True
-            if not up_to_date:
-                if tail is not None:
-                    if tail.stock_written:
-                        target[stock_at: stock_at + DECK_SIZE] = 0
-                    tail.stock_written, tail.stock_types = True, types
-                    tail.stock_cards, tail.stock_flags = stock.copy(), flags
-                order = stock_at + len(stock) - 1  # top first
-                for i, card in enumerate(stock):
-                    if flags[i]:
-                        out[order - i] = code[types[card]]
-        elif tail is not None and tail.stock_written:
-            target[stock_at: stock_at + DECK_SIZE] = 0
-            tail.stock_written = False
-        out[at["stock_size"]] = len(stock) / DECK_SIZE
-        out[at["pile_size"]] = len(pile) / DECK_SIZE
-        out[at["turned_over"]] = 1 if state.turnovers else 0
+        pile, stock = table.discard_pile, table.draw_pile
+        table_observation.observation_kernels.write_piles(
+            target, at["top_of_pile"], DECK_SIZE, array("q", pile), array("q", stock), table.card_types,
+            self._no_cards if shown is None else shown, shown is None, shown is None or state.turnovers > 0,
+            state.turnovers > 0, self._codes, self._weights)
 
     def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray,
                     tail: _SeatTail | None = None) -> None:
@@ -490,26 +421,16 @@ class CarteObserver(Observer):
 class _SeatTail:
     """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
 
-    __slots__ = ("block", "melds_key", "pile_cards", "pile_counts", "pile_flags",
-                 "pile_types", "piles_key", "piles_version", "meld_tokens", "meld_offsets", "meld_types",
-                 "accept_offsets", "stock_cards", "stock_flags", "stock_types",
-                 "stock_written")
+    __slots__ = ("block", "melds_key", "piles_key", "piles_types", "piles_version", "meld_tokens", "meld_offsets",
+                 "meld_types", "accept_offsets")
 
     def __init__(self, block: np.ndarray):
         self.block = block
-        self.melds_key = self.piles_version = self.piles_key = None
-        self.pile_types = None  # the state's card_meld_types the pile entries were written with
-        self.pile_cards: list[int] = []  # the pile then
-        self.pile_flags: list[bool] = []  # whether each of its cards was shown (counted)
-        self.pile_counts: list[int] = []  # cards counted per type
-        self.stock_written = False  # whether stock_order may hold entries
-        self.meld_types = None  # as pile_types, for the melds' entries
+        self.melds_key = self.piles_version = self.piles_key = self.piles_types = None
+        self.meld_types = None  # the state's card_meld_types the melds' entries were written with
         self.meld_tokens: list[object] = []  # the state's meld_tokens when the melds were written
         self.meld_offsets: list[list[int]] = []  # per meld written, the offsets of its nonzero entries
         self.accept_offsets: list[int] = []  # the meld_accepts entries written (all 1)
-        self.stock_types = None  # as pile_types, for the stock's entries
-        self.stock_cards: list[int] = []  # the stock when stock_order was written
-        self.stock_flags: list[bool] = []  # whether each of its cards was shown (written)
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:
