@@ -156,12 +156,16 @@ class RoundGameState:
     event_kinds: tuple[str, ...] = ()
     # Kinds the observation's event piece leaves out because the rules imply them.
     implied_event_kinds: tuple[str, ...] = ()
-    # The index of each of ``event_kinds`` (made for every subclass).
+    # The index of each of ``event_kinds``, and whether its events go into
+    # ``event_records`` (the kinds an observation shows: not the implied ones); made
+    # for every subclass.
     event_kind_index: ClassVar[dict[str, int]] = {}
+    recorded_event_kinds: ClassVar[tuple[bool, ...]] = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.event_kind_index = {kind: i for i, kind in enumerate(cls.event_kinds)}
+        cls.recorded_event_kinds = tuple(kind not in cls.implied_event_kinds for kind in cls.event_kinds)
 
     def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
         self.config = config
@@ -175,7 +179,8 @@ class RoundGameState:
         self.is_truncated = False
         self.current_player = None
         self.events: list[Event] = []
-        # The events' public parts as int records, for compiled observers (append_event_record).
+        # The public parts of the events an observation may show (every kind but the
+        # implied ones) as int records, for compiled observers (append_event_record).
         self.event_records = new_event_records()
         self.turns_completed = 0
         # Seats that have left the game for good (an elimination variant); they take no
@@ -364,7 +369,8 @@ class RoundGameState:
         face_up = self._card_types_of(cards) if visible_to is PUBLIC and cards else ()
         clock = self.table.knowledge.clock
         self.events.append(Event(clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
-        append_event_record(self.event_records, clock, kind_id, player, places, face_up)
+        if self.recorded_event_kinds[kind_id]:
+            append_event_record(self.event_records, clock, kind_id, player, places, face_up)
 
     def _card_types_of(self, cards: tuple[int, ...]) -> tuple[int, ...]:
         """The card types of physical ``cards`` (what a face-up event shows)."""
