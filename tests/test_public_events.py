@@ -194,3 +194,68 @@ def test_events_that_do_not_fit_are_dropped_oldest_first_and_flagged():
     play(state, ["draw"])  # player 2 decides: nothing is new any more
     v2 = observer.layout.views(observer.observe(state, 2))
     assert v2["events_dropped"][0] == 0 and v2["event_new"].tolist() == [0, 0, 0]
+
+
+def decode_records(records) -> list[tuple]:
+    """The records of ``event_records``, oldest first, decoded by reading them forwards
+    (the kernel reads them backwards, by each record's trailing length)."""
+    decoded, at = [], 0
+    while at < len(records):
+        clock, kind, player, num_places = records[at: at + 4]
+        places = tuple(tuple(records[at + 4 + 2 * k: at + 6 + 2 * k]) for k in range(num_places))
+        faces_at = at + 4 + 2 * num_places
+        faces = tuple(records[faces_at + 1: faces_at + 1 + records[faces_at]])
+        length = 4 + 2 * num_places + 1 + len(faces) + 1
+        assert records[at + length - 1] == length
+        decoded.append((clock, kind, player, places, faces))
+        at += length
+    return decoded
+
+
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0"])
+def test_event_records_hold_every_shown_event_and_copies_keep_their_own(ruleset):
+    """``state.event_records`` (what the compiled observers read) holds, for every
+    logged event of a kind the observation shows, its clock, kind, actor, places and
+    face-up types, in order; implied kinds are left out; a clone's records are its own."""
+    import cardenv
+
+    raw = getattr(cardenv, ruleset).raw_env()
+    rng = np.random.default_rng(5)
+    state = raw.state_class(raw.config, np.random.default_rng(4), None)
+    clone = None
+    for step in range(400):
+        if state.is_terminal:
+            break
+        state.apply(int(rng.choice(state.legal_actions())))
+        if step == 10:
+            clone = state.clone()
+    kinds = type(state).event_kinds
+    implied = type(state).implied_event_kinds
+    expected = [(e.clock, kinds.index(e.kind), e.player, tuple(map(tuple, e.places)), tuple(e.face_up_types))
+                for e in state.events if e.kind not in implied]
+    assert decode_records(state.event_records) == expected
+    assert any(e.kind in implied for e in state.events)  # some were left out
+    clone_expected = [(e.clock, kinds.index(e.kind), e.player, tuple(map(tuple, e.places)),
+                       tuple(e.face_up_types)) for e in clone.events if e.kind not in implied]
+    assert decode_records(clone.event_records) == clone_expected and len(clone_expected) < len(expected)
+
+
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0"])
+def test_observations_into_many_buffers_equal_a_fresh_copy(ruleset):
+    """Observers write straight into the buffer given (keeping a view per buffer); any
+    buffer, however many were used before, gets what ``out=None`` returns."""
+    import cardenv
+
+    raw = getattr(cardenv, ruleset).raw_env()
+    observer = raw.observer
+    rng = np.random.default_rng(2)
+    state = raw.state_class(raw.config, np.random.default_rng(3), None)
+    buffers = [np.full(observer.size, 7, dtype=np.float32) for _ in range(70)]  # more than are kept
+    for step in range(140):
+        if state.is_terminal:
+            break
+        seat = state.current_player
+        out = buffers[step % len(buffers)]
+        assert observer.observe(state, seat, out) is out
+        np.testing.assert_array_equal(out, observer.observe(state, seat))
+        state.apply(int(rng.choice(state.legal_actions())))

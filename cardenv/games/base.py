@@ -146,7 +146,8 @@ class RoundGameState:
     results, players who leave, the event log, copies and information-set sampling.
 
     Subclasses provide ``action_table``, ``points``, ``phase``, ``event_kinds``,
-    ``_fill_legal_mask(mask)``, ``_apply(action)`` and their rounds. The slot-and-pile
+    ``_fill_legal_mask(mask)`` (the zeroed int8 mask as a memoryview: set legal ids to
+    1), ``_apply(action)`` and their rounds. The slot-and-pile
     rulesets build on :class:`CardGameState` below.
     """
 

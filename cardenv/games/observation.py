@@ -242,9 +242,11 @@ def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarr
 
 
 class TableObserver(Observer):
-    """Writes one configuration's observations through views made once (slicing fresh
-    views per piece per call would cost more than building the observation); the views
-    and caches are the ``scratch`` a copy rebuilds (see :class:`Observer`)."""
+    """Writes one configuration's observations: the card, turn and event pieces by
+    compiled loops from tables made once, the ruleset's few entries through a memoryview
+    of the buffer (slicing numpy views per piece per call would cost more than the
+    entries); the buffers, memoryviews and caches are the ``scratch`` a copy rebuilds
+    (see :class:`Observer`)."""
 
     scratch = ("_buffer", "_flat", "_scores", "_scores_list", "_flat_of")
     points: np.ndarray  # points per card type
@@ -267,7 +269,6 @@ class TableObserver(Observer):
         self._scaled_points = self.points / self.max_card_points  # the *_points pieces' values
         implied = self.state_class.implied_event_kinds
         self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
-        self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
@@ -278,14 +279,14 @@ class TableObserver(Observer):
         starts = np.cumsum([0, *widths]).tolist()
         column = dict(zip(event_pieces, starts))
         event_columns = [(name, low, low + width) for name, low, width in zip(event_pieces, starts, widths)]
-        self._kind_column, self._actor_column, self._places_column = (
-            column[name] for name in ("event_kind", "event_actor", "event_places"))
+        kind_column, actor_column, places_column = (column[name] for name in ("event_kind", "event_actor",
+                                                                              "event_places"))
         # Per observer, where each entry of the event rows (seats absolute) lands in the
         # observation, whose seat columns are relative to the observer.
         n, num_slots = config.num_players, config.max_hand_slots
         self._event_scatter = [row_scatter(destinations) for destinations in seat_relative_destinations(
             piece_destinations(self.layout, event_columns, config.recent_events),
-            [(self._actor_column, 1), (self._places_column, num_slots)], n)]
+            [(actor_column, 1), (places_column, num_slots)], n)]
         self._event_new_start = pieces["event_new"].start
         # Where each piece starts, in the observation and in the global state.
         self._starts, self._state_starts = ({name: piece.start for name, piece in layout.pieces.items()}
@@ -307,8 +308,8 @@ class TableObserver(Observer):
         weights = np.stack([1.0 / rank_copies[RANK_OF[types]], 1.0 / suit_copies[types & 3],
                             1.0 / colour_copies[red]], axis=1).astype(np.float32)
         self._event_encoding = EventEncoding(
-            self.state_class, self.shown_event_kinds, self._kind_column, self._actor_column, self._places_column,
-            num_slots, {}, face_columns, face_up_sums(face_columns, weights, self.copies, np.float32))
+            self.state_class, self.shown_event_kinds, kind_column, actor_column, places_column, num_slots, {},
+            face_columns, face_up_sums(face_columns, weights, self.copies, np.float32))
         # A slot's row holds the slot pieces side by side: slot_present, the identity
         # columns (slot_known … slot_points), the knowers (slot_known_by).
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),

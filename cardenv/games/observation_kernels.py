@@ -1,4 +1,5 @@
-"""The card pieces and event rows of an observation, compiled with numba.
+"""The card, turn and event pieces of an observation, and carte's hands and piles,
+compiled with numba.
 
 Written with numpy, a :class:`~cardenv.games.observation.TableObserver` observation's
 card pieces took about fifteen array calls (an identity lookup over the deck, the
@@ -7,7 +8,9 @@ pieces, the accounted-for counts, the top discard, drawn card, phase and player 
 entry by entry), and its event rows three; each call's fixed cost, not the arithmetic,
 was most of the time. A compiled loop writes the slot block in about a seventh of the
 time of those calls, and the whole step through ``env()`` of a slot ruleset runs about a
-quarter fewer instructions (docs/performance.md). ``tests/test_observation_reference.py``
+quarter fewer instructions (docs/performance.md). The event rows are read straight
+from the integer records the engine logs with each event
+(:func:`cardenv.core.events.append_event_record`), newest first. ``tests/test_observation_reference.py``
 and ``tests/test_carte_observation_reference.py`` check the results bit for bit against
 straightforward Python references.
 

@@ -50,7 +50,6 @@ class CarteObserver(Observer):
         self.config = config
         self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
-        self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
         # Piece starts per layout (True: the global state), and 1 / copies per type.
@@ -201,7 +200,7 @@ class CarteObserver(Observer):
               recent_events: bool = True) -> np.ndarray:
         """See :meth:`~cardenv.games.observation.Observer.observe`. The recent events are
         always written (``recent_events`` is accepted for the runners that pass it):
-        they are shared by every seat and cost little here."""
+        they cost little here."""
         buffer = self._buffer if out is None else out
         shown = state.table.knowledge.shown_to(observer, self.config.memory)
         tail, events = self._tail_start, self._events_start
@@ -229,9 +228,8 @@ class CarteObserver(Observer):
         the melds when the state's ``melds_version`` changed, the piles when its
         ``public_version`` did (or, with ``memory="none"``, the observer decided since:
         what it is shown of the pile depends on that; or the cards' types are another
-        table's). Keys are tokens and values of the
-        state observed, so a seat's tail follows whichever state (a clone, a sampled
-        world) it is given."""
+        table's). Keys are tokens and values of the state observed, so a seat's tail
+        follows whichever state (a clone, a sampled world) it is given."""
         tail = self._tail.get(observer)
         if tail is None:
             tail = self._tail[observer] = _SeatTail(np.zeros(self._events_start - self._tail_start, dtype=np.float32))

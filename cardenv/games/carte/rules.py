@@ -406,9 +406,7 @@ class CarteState(RoundGameState):
         return card
 
     # --- legal actions -------------------------------------------------------------
-    def _fill_legal_mask(self, mask: np.ndarray) -> None:
-        # Entry by entry through a memoryview: cheaper than numpy for a dozen entries.
-        legal = memoryview(mask)
+    def _fill_legal_mask(self, legal: memoryview) -> None:
         p = self.current_player
         phase = self.phase
         if phase == Phase.DRAW:

@@ -199,7 +199,7 @@ class CutState(CardGameState):
             self.phase = Phase.GAME_OVER
 
     # --- legal actions -------------------------------------------------------------
-    def _fill_legal_mask(self, mask: np.ndarray) -> None:
+    def _fill_legal_mask(self, mask: memoryview) -> None:
         at = self.action_table
         p = self.current_player
         phase = self.phase
@@ -229,13 +229,13 @@ class CutState(CardGameState):
         elif phase == Phase.GIVE:
             self._mask_own_slots(mask, "give", p)
 
-    def _mask_own_slots(self, mask: np.ndarray, kind: str, p: int) -> None:
+    def _mask_own_slots(self, mask: memoryview, kind: str, p: int) -> None:
         first = self.action_table.first(kind)
         for s, card in enumerate(self.table.hands[p]):
             if card != EMPTY:
                 mask[first + s] = 1
 
-    def _mask_opponent_slots(self, mask: np.ndarray, kind: str, p: int) -> None:
+    def _mask_opponent_slots(self, mask: memoryview, kind: str, p: int) -> None:
         n = self.num_players
         for offset in range(1, n):
             first = self.action_table.id(kind, 0, offset)

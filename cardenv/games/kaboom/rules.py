@@ -277,7 +277,7 @@ class KaboomState(CardGameState):
         last = max((s for s, card in enumerate(hand) if card != EMPTY), default=-1)
         return self.config.max_hand_slots - (last + 1)
 
-    def _fill_legal_mask(self, mask: np.ndarray) -> None:
+    def _fill_legal_mask(self, mask: memoryview) -> None:
         at = self.action_table
         p = self.current_player
         phase = self.phase
@@ -306,12 +306,12 @@ class KaboomState(CardGameState):
         if phase in _OPTIONAL:
             mask[at.first("decline")] = 1
 
-    def _mask_own(self, mask: np.ndarray, kind: str, slots: list[int]) -> None:
+    def _mask_own(self, mask: memoryview, kind: str, slots: list[int]) -> None:
         first = self.action_table.first(kind)
         for s in slots:
             mask[first + s] = 1
 
-    def _mask_others(self, mask: np.ndarray, kind: str, p: int, places: list[tuple[int, int]]) -> None:
+    def _mask_others(self, mask: memoryview, kind: str, p: int, places: list[tuple[int, int]]) -> None:
         at, n = self.action_table, self.num_players
         for seat, slot in places:
             mask[at.id(kind, slot, (seat - p) % n)] = 1

@@ -141,7 +141,7 @@ class OneFiftyState(CardGameState):
             self.phase = Phase.GAME_OVER
 
     # --- legal actions -------------------------------------------------------------
-    def _fill_legal_mask(self, mask: np.ndarray) -> None:
+    def _fill_legal_mask(self, mask: memoryview) -> None:
         table, at = self.table, self.action_table
         p = self.current_player
         hand = table.hands[p]
