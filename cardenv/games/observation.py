@@ -269,6 +269,7 @@ class TableObserver(Observer):
         self._scaled_points = self.points / self.max_card_points  # the *_points pieces' values
         implied = self.state_class.implied_event_kinds
         self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
+        self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}  # event_kind's columns
         self.layout = self._build_layout()
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size

@@ -50,6 +50,7 @@ class CarteObserver(Observer):
         self.config = config
         self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
+        self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}  # event_kind's columns
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
         # Piece starts per layout (True: the global state), and 1 / copies per type.
