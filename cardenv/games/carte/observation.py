@@ -206,7 +206,7 @@ class CarteObserver(Observer):
         shown = state.table.knowledge.shown_to(observer, self.config.memory)
         tail, events = self._tail_start, self._events_start
         buffer[tail:events] = self._seat_tail(state, observer, shown)
-        buffer[:tail] = 0
+        buffer[:tail].fill(0)
         self._head(state, observer, shown, memoryview(buffer), buffer)
         # The event pieces change with nearly every decision and are rewritten whole:
         # written in place, not kept per seat and copied.
@@ -410,7 +410,7 @@ class CarteObserver(Observer):
         ``memory="none"`` only the new ones."""
         config = self.config
         at = self._tail_at
-        target[at["event_kind"]:] = 0
+        target[at["event_kind"]:].fill(0)
         if config.recent_events:
             self._event_encoding.write(target, state.event_records, self._event_scatter[observer], at["event_new"],
                                        config.recent_events, int(state.table.knowledge.decided_at[observer]),
