@@ -599,6 +599,18 @@ def test_observer_rejects_a_buffer_it_cannot_fill(ruleset, make_out, error, culp
         np.testing.assert_array_equal(out, observer.observe(game, int(seat)))
 
 
+@pytest.mark.parametrize("ruleset", SLOT_RULESETS)
+def test_observer_refuses_a_hand_longer_than_max_hand_slots_set_by_hand(ruleset):
+    """A hand grown past max_hand_slots behind the engine's back (the compiled loop has
+    no place for it) is one clear error, never a write past the slot pieces."""
+    env = RULESETS[ruleset].raw_env()
+    env.reset(seed=0)
+    game = env.game
+    game.table.hands[1] += [-1] * (game.config.max_hand_slots + 1 - len(game.table.hands[1]))
+    with pytest.raises(ValueError, match="max_hand_slots"):
+        env.observer.observe(game, 0, env.observer.new_buffer())
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("make", ["raw_env", "env"])
 @pytest.mark.parametrize("call", ["observe", "observation_space", "action_space"])

@@ -10,9 +10,9 @@ was most of the time. A compiled loop writes the slot block in about a seventh o
 time of those calls, and the whole step through ``env()`` of a slot ruleset runs about a
 quarter fewer instructions (docs/performance.md). The event rows are read straight
 from the integer records the engine logs with each event
-(:func:`cardenv.core.events.append_event_record`), newest first. ``tests/test_observation_reference.py``
-and ``tests/test_carte_observation_reference.py`` check the results bit for bit against
-straightforward Python references.
+(:func:`cardenv.core.events.append_event_record`), newest first.
+``tests/test_observation_reference.py`` and ``tests/test_carte_observation_reference.py``
+check the results bit for bit against straightforward Python references.
 
 Compiled on first use and cached on disk (numba's ``cache=True``), so a process pays the
 compilation once per machine, not once per run; where numba finds no writable place for
@@ -71,6 +71,8 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
     hand_starts = np.empty(n, dtype=np.int64)
     at = 0
     for seat in range(n):
+        if hands[at] > slots_per_seat:  # the destinations would run out: never write past them
+            raise ValueError("a hand holds more slots than max_hand_slots")
         hand_starts[seat] = at
         at += 1 + hands[at]
     for r in range(n):
