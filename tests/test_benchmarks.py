@@ -126,3 +126,31 @@ def test_strength_table_fills_every_cell_and_keeps_finished_ones(tmp_path, monke
 
     monkeypatch.setattr(strength, "run_tournament", no_more_games)
     strength.main(argv)
+
+
+def test_the_parts_benchmark_measures_every_part_and_puts_each_back(tmp_path):
+    """``bench_parts.py`` takes each part out in turn; afterwards every class and module
+    holds its own code again (the same observations, events and records as before)."""
+    spec = importlib.util.spec_from_file_location("bench_parts", SCRIPT.parent / "bench_parts.py")
+    parts = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(parts)
+
+    def snapshot(ruleset):
+        raw = getattr(cardenv, ruleset).raw_env()
+        raw.reset(seed=3)
+        for _ in range(20):
+            raw.step(int(raw.game.legal_actions()[0]))
+        game = raw.game
+        return raw.observer.observe(game, game.current_player).tolist(), len(game.events), game.event_records.tolist()
+
+    before = {ruleset: snapshot(ruleset) for ruleset in ("onefifty_v0", "carte_v0")}
+    result = parts.main(["--seconds", "0.02", "--repeats", "1", "--only", "onefifty_v0", "--only", "carte_v0",
+                         "--json", str(tmp_path / "parts.json")])
+    for ruleset, figures in result["rulesets"].items():
+        timings = figures["us_per_decision"]
+        assert "without the observation" in timings and "without the engine's event log" in timings
+        assert all(0 < us < float("inf") for us in timings.values())
+    assert "without the card and turn pieces" in result["rulesets"]["onefifty_v0"]["us_per_decision"]
+    assert "without the piles" in result["rulesets"]["carte_v0"]["us_per_decision"]
+    assert {ruleset: snapshot(ruleset) for ruleset in before} == before
+    assert (tmp_path / "parts.json").read_text().startswith("{")

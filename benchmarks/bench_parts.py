@@ -1,0 +1,148 @@
+"""Where the time of a raw decision goes: each part of the observation (and the engine's
+event log) replaced in turn by a no-op, in the loop of ``bench_envs.py``'s "raw engine +
+observations" rows.
+
+A timer wrapped around a part inside the loop misleads (a compiled call timed alone
+looks several times dearer than what removing it saves), so each part is measured by
+what the loop saves without it. The parts' observations are then wrong: the figures are
+times, nothing else. Repetitions of all variants are interleaved and the best of each
+is kept; only differences within one run mean anything on a busy machine.
+
+    python benchmarks/bench_parts.py                        # every ruleset
+    python benchmarks/bench_parts.py --only onefifty_v0 --seconds 2 --repeats 4
+
+The parts, for the slot rulesets: the card and turn pieces (one compiled call), the
+recent events (another), the ruleset's own pieces, the whole observation; for carte_v0:
+the head (hands and seats), the seat tail (melds and piles), the piles alone, the
+melds alone, the events, the whole observation. For every ruleset: the engine's event
+log (``log``), and its integer records alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterator
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+import cardenv
+from cardenv.games import base as engine_base
+from cardenv.games import observation as table_observation
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_envs import cardenv_rulesets, write_json  # the rulesets bench_envs.py measures
+
+
+@contextlib.contextmanager
+def replaced(owner: object, name: str, value: object) -> Iterator[None]:
+    """``owner.name`` is ``value`` inside the block, and what it was after."""
+    original = getattr(owner, name)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        setattr(owner, name, original)
+
+
+def do_nothing(*args, **kwargs) -> None:
+    return None
+
+
+def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.AbstractContextManager]]:
+    """Each part's name and the replacement that takes it out (None: nothing taken out)."""
+    cls = type(observer)
+    parts: dict[str, Callable[[], contextlib.AbstractContextManager]] = {
+        "everything": contextlib.nullcontext,
+        "without the observation": lambda: replaced(cls, "write", lambda self, state, seat, out=None, *a: out),
+    }
+    if isinstance(observer, table_observation.TableObserver):
+        kernels = table_observation.observation_kernels
+        parts["without the card and turn pieces"] = lambda: replaced(kernels, "write_table_pieces", do_nothing)
+        parts["without the recent events"] = lambda: replaced(table_observation.EventEncoding, "write", do_nothing)
+        parts["without the ruleset's pieces"] = lambda: replaced(cls, "_fill_ruleset_pieces", do_nothing)
+    else:  # carte: a head, a per-seat tail (melds, piles) and the events
+        tail = np.zeros(observer._events_start - observer._tail_start, dtype=np.float32)
+        parts["without the head"] = lambda: replaced(cls, "_head", do_nothing)
+        parts["without the seat tail"] = lambda: replaced(cls, "_seat_tail", lambda *a: tail)
+        parts["without the piles"] = lambda: replaced(cls, "_fill_piles", do_nothing)
+        parts["without the melds"] = lambda: replaced(cls, "_fill_melds", do_nothing)
+        parts["without the events"] = lambda: replaced(cls, "_fill_events", do_nothing)
+    parts["without the engine's event log"] = lambda: replaced(engine_base.RoundGameState, "log", do_nothing)
+    parts["without its integer records"] = lambda: replaced(engine_base, "append_event_record", do_nothing)
+    return parts
+
+
+def raw_loop(ruleset: str, seconds: float, seed: int = 0) -> float:
+    """µs per decision of the raw engine with the acting player's observation (the loop
+    of ``bench_envs.engine_runner``), one game generator for the measurement."""
+    raw = getattr(cardenv, ruleset).raw_env()
+    state_class, config, observer = raw.state_class, raw.config, raw.observer
+    buffer = observer.new_buffer()
+    game_rng, rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+    decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = state_class(config, game_rng, None)
+        while not state.is_terminal:
+            observer.observe(state, state.current_player, buffer)
+            legal = np.flatnonzero(state.legal_action_mask())
+            state.apply(int(legal[rng.integers(len(legal))]))
+            decisions += 1
+    return (time.perf_counter() - start) / decisions * 1e6
+
+
+def measure(ruleset: str, seconds: float, repeats: int) -> dict[str, float]:
+    """Best µs per decision of the raw loop with each part taken out in turn."""
+    parts = parts_of(ruleset, getattr(cardenv, ruleset).raw_env().observer)
+    best = dict.fromkeys(parts, float("inf"))
+    for name, take_out in parts.items():  # a short warm-up each (numba's cache, allocations)
+        with take_out():
+            raw_loop(ruleset, min(seconds, 0.2))
+    for _ in range(repeats):
+        for name, take_out in parts.items():
+            with take_out():
+                best[name] = min(best[name], raw_loop(ruleset, seconds))
+    return best
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
+    parser.add_argument("--repeats", type=int, default=4, help="interleaved repetitions; the best is kept")
+    parser.add_argument("--only", action="append", default=[], metavar="RULESET",
+                        help="measure only this ruleset (repeatable)")
+    parser.add_argument("--json", help="also write the results to this JSON file")
+    args = parser.parse_args(argv)
+    rulesets = cardenv_rulesets()
+    unknown = sorted(set(args.only) - set(rulesets))
+    if unknown:
+        parser.error(f"--only {unknown[0]!r} is not a ruleset; expected one of {', '.join(rulesets)}")
+    rulesets = [r for r in rulesets if not args.only or r in args.only]
+
+    versions = {d: metadata.version(d) for d in ("cardenv", "numpy", "numba")}
+    print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())
+          + f"; {args.repeats}× {args.seconds:g}s each, best kept")
+    results = {}
+    for ruleset in rulesets:
+        best = measure(ruleset, args.seconds, args.repeats)
+        everything = best["everything"]
+        print(f"\n{ruleset}: {everything:.2f} µs per raw decision with the observation")
+        print(f"{'variant':40s} {'µs/decision':>12s} {'saves µs':>9s}")
+        for name, us in best.items():
+            print(f"{name:40s} {us:12.2f} {everything - us:9.2f}")
+        results[ruleset] = {"us_per_decision": best, "saves_us": {k: everything - v for k, v in best.items()}}
+    result = {"python": platform.python_version(), "versions": versions, "seconds": args.seconds,
+              "repeats": args.repeats, "rulesets": results}
+    write_json(args.json, result)
+    return result
+
+
+if __name__ == "__main__":
+    main()
