@@ -275,6 +275,24 @@ def main(argv: list[str] | None = None) -> dict:
     return result
 
 
+def ruleset_options(description: str, argv: list[str] | None, rulesets: list[str], seconds: float,
+                    repeats: int) -> tuple[argparse.Namespace, list[str]]:
+    """The options of the per-ruleset scripts (``--seconds``, ``--repeats``, ``--only``
+    RULESET, ``--json``) parsed from ``argv``, and the ``rulesets`` to measure; an
+    ``--only`` that names no ruleset is one clear error."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=seconds, help="seconds per measurement")
+    parser.add_argument("--repeats", type=int, default=repeats, help="interleaved repetitions; the best is kept")
+    parser.add_argument("--only", action="append", default=[], metavar="RULESET",
+                        help="measure only this ruleset (repeatable)")
+    parser.add_argument("--json", help="also write the results to this JSON file")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.only) - set(rulesets))
+    if unknown:
+        parser.error(f"--only {unknown[0]!r} is not a ruleset; expected one of {', '.join(rulesets)}")
+    return args, [r for r in rulesets if not args.only or r in args.only]
+
+
 def write_json(path: str | None, result: dict) -> None:
     """Write ``result`` to ``path`` (the ``--json`` option), if one was given."""
     if path:

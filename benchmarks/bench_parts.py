@@ -20,11 +20,9 @@ log (``log``), and its integer records alone.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import platform
 import sys
-import time
 from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
@@ -36,7 +34,7 @@ from cardenv.games import base as engine_base
 from cardenv.games import observation as table_observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_envs import cardenv_rulesets, write_json  # the rulesets bench_envs.py measures
+from bench_envs import cardenv_rulesets, engine_runner, ruleset_options, write_json
 
 
 @contextlib.contextmanager
@@ -78,24 +76,10 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
     return parts
 
 
-def raw_loop(ruleset: str, seconds: float, seed: int = 0) -> float:
-    """µs per decision of the raw engine with the acting player's observation (the loop
-    of ``bench_envs.engine_runner``), one game generator for the measurement."""
-    raw = getattr(cardenv, ruleset).raw_env()
-    state_class, config, observer = raw.state_class, raw.config, raw.observer
-    buffer = observer.new_buffer()
-    game_rng, rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
-    decisions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = state_class(config, game_rng, None)
-        while not state.is_terminal:
-            observer.observe(state, state.current_player, buffer)
-            legal = np.flatnonzero(state.legal_action_mask())
-            state.apply(int(legal[rng.integers(len(legal))]))
-            decisions += 1
-    return (time.perf_counter() - start) / decisions * 1e6
+def raw_loop(ruleset: str, seconds: float) -> float:
+    """µs per decision of ``bench_envs.py``'s "raw engine + observations" loop."""
+    decisions, elapsed = engine_runner(ruleset, with_observations=True)(seconds)
+    return elapsed / decisions * 1e6
 
 
 def measure(ruleset: str, seconds: float, repeats: int) -> dict[str, float]:
@@ -113,18 +97,7 @@ def measure(ruleset: str, seconds: float, repeats: int) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
-    parser.add_argument("--repeats", type=int, default=4, help="interleaved repetitions; the best is kept")
-    parser.add_argument("--only", action="append", default=[], metavar="RULESET",
-                        help="measure only this ruleset (repeatable)")
-    parser.add_argument("--json", help="also write the results to this JSON file")
-    args = parser.parse_args(argv)
-    rulesets = cardenv_rulesets()
-    unknown = sorted(set(args.only) - set(rulesets))
-    if unknown:
-        parser.error(f"--only {unknown[0]!r} is not a ruleset; expected one of {', '.join(rulesets)}")
-    rulesets = [r for r in rulesets if not args.only or r in args.only]
+    args, rulesets = ruleset_options(__doc__, argv, cardenv_rulesets(), seconds=1.0, repeats=4)
 
     versions = {d: metadata.version(d) for d in ("cardenv", "numpy", "numba")}
     print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())

@@ -20,7 +20,6 @@ most linearly with the table.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import platform
 import sys
@@ -35,7 +34,7 @@ import numpy as np
 import cardenv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_envs import play_random, write_json  # the same loop as bench_envs.py's env() rows
+from bench_envs import play_random, ruleset_options, write_json  # play_random: the loop of bench_envs.py's env() rows
 
 # Player counts measured per ruleset: 3, 4 and 6 where the rules allow, and 8 for kaboom.
 PLAYER_COUNTS = {"onefifty_v0": (3, 4, 6), "cut_v0": (3, 4, 6), "kaboom_v0": (3, 4, 6, 8), "carte_v0": (3, 4, 6)}
@@ -108,17 +107,8 @@ def markdown(rows: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved repetitions; the best is kept")
-    parser.add_argument("--only", action="append", default=[], metavar="RULESET",
-                        help="measure only this ruleset (repeatable)")
-    parser.add_argument("--json", help="also write the results to this JSON file")
-    args = parser.parse_args(argv)
-    rulesets = [r for r in PLAYER_COUNTS if hasattr(cardenv, r) and (not args.only or r in args.only)]
-    unknown = sorted(set(args.only) - set(PLAYER_COUNTS))
-    if unknown:
-        parser.error(f"--only {unknown[0]!r} is not a ruleset; expected one of {', '.join(PLAYER_COUNTS)}")
+    args, rulesets = ruleset_options(__doc__, argv, [r for r in PLAYER_COUNTS if hasattr(cardenv, r)],
+                                     seconds=2.0, repeats=3)
 
     measured = [Row(r, n) for r in rulesets for n in PLAYER_COUNTS[r]]
     best_rate = [0.0] * len(measured)

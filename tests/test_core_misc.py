@@ -214,7 +214,7 @@ def test_kernels_compile_where_numba_cannot_cache():
     # Columns: kinds 0-1, actors 2-3, places 4-7 (2 seats × 2 slots), face columns 8-9;
     # row i, column c lands at 2c + i; event_new at 20.
     tables = (np.array([0, 1]), 2, 4, 2, np.array([-1, -1]), np.array([[8], [8], [9]]),
-              np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 8, np.zeros(2, dtype=np.int64),
+              np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 8,
               2 * np.arange(10), np.ones(10, dtype=np.int64), 20, 2, 2, False)
     expected = np.zeros(23, dtype=np.float32)
     observation_kernels.write_recent_events(expected, records, *tables)

@@ -128,6 +128,16 @@ class Observer:
         return seat if observer is None else (seat - observer) % self.config.num_players
 
 
+def hands_array(hands: list[list[int]]) -> array:
+    """Every hand as the compiled loops read them: each hand's length, then its cards, seat
+    after seat (a short ``array``: numpy's cost per entry would exceed the loops' work)."""
+    flat: list[int] = []
+    for hand in hands:
+        flat.append(len(hand))
+        flat += hand
+    return array("q", flat)
+
+
 def piece_destinations(layout: ObservationLayout, columns: list[tuple[str, int, int]], rows: int) -> np.ndarray:
     """Where each entry of a ``rows`` × width block lands in a vector of ``layout``, for a
     block that holds pieces side by side (``columns``: name, first and end column), each
@@ -186,7 +196,7 @@ class EventEncoding:
     """
 
     __slots__ = ("kind_columns", "actor_column", "places_column", "slots_per_seat", "first_slot_columns",
-                 "face_columns", "face_low", "face_sums", "face_counts")
+                 "face_columns", "face_low", "face_sums")
 
     def __init__(self, state_class: type, shown_kinds: tuple[str, ...], kind_column: int, actor_column: int,
                  places_column: int, slots_per_seat: int, first_slot_columns: Mapping[str, int],
@@ -202,7 +212,6 @@ class EventEncoding:
         self.face_sums = np.zeros((width, max(len(sums) for sums in face_sums.values())), dtype=np.float32)
         for column, sums in face_sums.items():
             self.face_sums[column - self.face_low, : len(sums)] = sums
-        self.face_counts = np.zeros(width, dtype=np.int64)  # the kernel's scratch, zero between calls
 
     def write(self, target: np.ndarray, records, scatter: tuple[np.ndarray, np.ndarray], new_start: int,
               capacity: int, since_clock: int, only_new: bool) -> None:
@@ -212,7 +221,7 @@ class EventEncoding:
         base, step = scatter
         observation_kernels.write_recent_events(
             target, records, self.kind_columns, self.actor_column, self.places_column, self.slots_per_seat,
-            self.first_slot_columns, self.face_columns, self.face_sums, self.face_low, self.face_counts, base, step,
+            self.first_slot_columns, self.face_columns, self.face_sums, self.face_low, base, step,
             new_start, capacity, since_clock, only_new)
 
 
@@ -484,12 +493,6 @@ class TableObserver(Observer):
         config = self.config
         table = state.table
         knowledge = table.knowledge
-        # Every hand, its length first (a short array: numpy's cost per entry would be
-        # most of the kernel's time).
-        hands: list[int] = []
-        for hand in table.hands:
-            hands.append(len(hand))
-            hands += hand
         me = state.current_player
         if me is None or not table.held[me]:
             drawn_card = EMPTY
@@ -501,7 +504,7 @@ class TableObserver(Observer):
         caller = state.caller
         scores = self._scores if state.scores == self._scores_list else self._take_scores(state.scores)
         observation_kernels.write_table_pieces(
-            buffer, array("q", hands), knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known,
+            buffer, hands_array(table.hands), knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known,
             self._knowers_from[observer], self._slot_destinations, self._identity_of_type, self._head_starts,
             discards[-1] if discards else EMPTY, drawn_card, int(state.phase),
             EMPTY if me is None else (me - observer) % config.num_players, self.copies,

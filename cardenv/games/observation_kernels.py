@@ -39,6 +39,18 @@ HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the o
 
 
 @compiled
+def where_hands_start(hands, num_seats: int) -> np.ndarray:
+    """Where each seat's hand starts in ``hands`` (every hand, seats absolute, each as its
+    length then its cards; see :func:`cardenv.games.observation.hands_array`)."""
+    starts = np.empty(num_seats, dtype=np.int64)
+    at = 0
+    for seat in range(num_seats):
+        starts[seat] = at
+        at += 1 + hands[at]
+    return starts
+
+
+@compiled
 def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray,
                        known: np.ndarray, knowers: np.ndarray, destinations: np.ndarray,
                        identity_of_type: np.ndarray, starts: np.ndarray, top_discard: int, drawn_card: int,
@@ -68,13 +80,10 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
     knowers_column = 1 + identity_width
     width = knowers_column + n
     slots_per_seat = destinations.shape[0] // (width * n)
-    hand_starts = np.empty(n, dtype=np.int64)
-    at = 0
+    hand_starts = where_hands_start(hands, n)
     for seat in range(n):
-        if hands[at] > slots_per_seat:  # the destinations would run out: never write past them
+        if hands[hand_starts[seat]] > slots_per_seat:  # the destinations would run out: never write past them
             raise ValueError("a hand holds more slots than max_hand_slots")
-        hand_starts[seat] = at
-        at += 1 + hands[at]
     for r in range(n):
         at = hand_starts[knowers[r]]
         for s in range(hands[at]):
@@ -136,7 +145,7 @@ def write_turn_pieces(buffer: np.ndarray, start: int, seats: np.ndarray, caller:
 @compiled
 def write_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, actor_column: int,
                         places_column: int, slots_per_seat: int, first_slot_columns: np.ndarray,
-                        face_columns: np.ndarray, face_sums: np.ndarray, face_low: int, face_counts: np.ndarray,
+                        face_columns: np.ndarray, face_sums: np.ndarray, face_low: int,
                         column_base: np.ndarray, column_step: np.ndarray, new_start: int, capacity: int,
                         since_clock: int, only_new: bool) -> None:
     """Write the event pieces of one observation into ``target`` (zero there), read
@@ -151,11 +160,11 @@ def write_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, a
     slots_per_seat + slot`` for each place (when ``places_column`` ≥ 0); 1 at
     ``first_slot_columns[kind] + slot`` of the first place (where that is ≥ 0); per
     face-up card of type t, its ``face_columns[t]`` (-1: unused), each column holding
-    ``face_sums[column - face_low, cards counted there]``. ``face_counts`` is scratch,
-    zero, one entry per face column. With ``only_new`` only the events at
+    ``face_sums[column - face_low, cards counted there]``. With ``only_new`` only the events at
     ``since_clock`` or later are written. Then ``event_new``, whole (``capacity``
     entries at ``new_start``: 1 for each event at ``since_clock`` or later) and
     ``events_dropped`` (right after it: whether more than ``capacity`` were)."""
+    face_counts = np.zeros(face_sums.shape[0], dtype=np.int64)  # per face column, zero between events
     row = 0
     new = 0
     end = len(records)
@@ -220,11 +229,7 @@ def write_hand_counts(out: np.ndarray, hands, seats: np.ndarray, card_types: np.
     row's size / ``deck_size`` at ``sizes_at + r``."""
     num_types = weight.shape[0]
     n = seats.shape[0]
-    hand_starts = np.empty(n, dtype=np.int64)
-    at = 0
-    for seat in range(n):
-        hand_starts[seat] = at
-        at += 1 + hands[at]
+    hand_starts = where_hands_start(hands, n)
     counts = np.zeros(num_types, dtype=np.int64)
     for r in range(n):
         at = hand_starts[seats[r]]

@@ -29,8 +29,8 @@ from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games import observation as table_observation
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import (EventEncoding, Observer, face_up_sums, piece_destinations, row_scatter,
-                                       seat_relative_destinations)
+from cardenv.games.observation import (EventEncoding, Observer, face_up_sums, hands_array, piece_destinations,
+                                       row_scatter, seat_relative_destinations)
 
 NUM_RANKS = 13
 NUM_SUITS = 4
@@ -279,12 +279,8 @@ class CarteObserver(Observer):
         # observation's row 0, those every player knows; other rows, those shown to the
         # observer; then the seat's facts.
         seats = self._seat_order[observer]
-        hands: list[int] = []
-        for hand in table.hands:
-            hands.append(len(hand))
-            hands += hand
         table_observation.observation_kernels.write_hand_counts(
-            target, array("q", hands), self._seat_arrays[observer], table.card_types, table.knowledge.known,
+            target, hands_array(table.hands), self._seat_arrays[observer], table.card_types, table.knowledge.known,
             self._no_cards if shown is None else shown, observer is None, hands_at, known_at, sizes, self._weights,
             DECK_SIZE)
         start = config.starting_score
