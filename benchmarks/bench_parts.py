@@ -11,8 +11,9 @@ is kept; only differences within one run mean anything on a busy machine.
     python benchmarks/bench_parts.py                        # every ruleset
     python benchmarks/bench_parts.py --only onefifty_v0 --seconds 2 --repeats 4
 
-The parts, for the slot rulesets: the card and turn pieces (one compiled call), the
-recent events (another), the ruleset's own pieces, the whole observation; for carte_v0:
+The parts, for the slot rulesets: the compiled call (the card, turn and event pieces),
+the recent events alone (the observation written without them), the ruleset's own
+pieces, the whole observation; for carte_v0:
 the head (hands and seats), the seat tail (melds and piles), the piles alone, the
 melds alone, the events, the whole observation. For every ruleset: the engine's event
 log (``log``), and its integer records alone.
@@ -61,8 +62,13 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
     }
     if isinstance(observer, table_observation.TableObserver):
         kernels = table_observation.observation_kernels
-        parts["without the card and turn pieces"] = lambda: replaced(kernels, "write_table_pieces", do_nothing)
-        parts["without the recent events"] = lambda: replaced(table_observation.EventEncoding, "write", do_nothing)
+        write = cls.write
+
+        def write_without_events(self, state, seat, out=None, recent_events=True):
+            return write(self, state, seat, out, False)
+
+        parts["without the compiled call"] = lambda: replaced(kernels, "write_table_observation", do_nothing)
+        parts["without the recent events"] = lambda: replaced(cls, "write", write_without_events)
         parts["without the ruleset's pieces"] = lambda: replaced(cls, "_fill_ruleset_pieces", do_nothing)
     else:  # carte: a head, a per-seat tail (melds, piles) and the events
         tail = np.zeros(observer._events_start - observer._tail_start, dtype=np.float32)

@@ -212,14 +212,20 @@ def test_kernels_compile_where_numba_cannot_cache():
     append_event_record(records, 1, 0, 1, ((0, 1),), (2,))  # clock 1: kind 0 by seat 1 at (0, 1), type 2 face up
     append_event_record(records, 2, 1, -1, (), ())  # clock 2: kind 1, nobody, nothing shown
     # Columns: kinds 0-1, actors 2-3, places 4-7 (2 seats × 2 slots), face columns 8-9;
-    # row i, column c lands at 2c + i; event_new at 20.
-    tables = (np.array([0, 1]), 2, 4, 2, np.array([-1, -1]), np.array([[8], [8], [9]]),
-              np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 8,
-              2 * np.arange(10), np.ones(10, dtype=np.int64), 20, 2, 2, False)
+    # row i, column c lands at 2c + i; event_new at 20, two rows.
+    k = observation_kernels
+    tables = [None] * 6
+    tables[k.KIND_COLUMNS], tables[k.FIRST_SLOT_COLUMNS], tables[k.FACE_COLUMNS] = [0, 1], [-1, -1], [[8], [8], [9]]
+    tables[k.COLUMN_BASE], tables[k.COLUMN_STEP] = 2 * np.arange(10), np.ones(10)
+    settings = [0] * 7
+    settings[k.ACTOR_COLUMN], settings[k.PLACES_COLUMN], settings[k.SLOTS_PER_SEAT] = 2, 4, 2
+    settings[k.FACE_LOW], settings[k.FACES_PER_TYPE], settings[k.NEW_START], settings[k.CAPACITY] = 8, 1, 20, 2
+    tables[k.EVENT_SETTINGS] = settings
+    arguments = (k.pack_tables(tables), np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 2, False)
     expected = np.zeros(23, dtype=np.float32)
-    observation_kernels.write_recent_events(expected, records, *tables)
+    observation_kernels.write_recent_events(expected, records, *arguments)
     target = np.zeros(23, dtype=np.float32)
-    namespace["write_recent_events"](target, records, *tables)
+    namespace["write_recent_events"](target, records, *arguments)
     # newest first: row 0 kind 1; row 1 kind 0, actor 1, place (0, 1), type 2 face up;
     # only the newest (clock 2) is new
     assert target.tolist() == expected.tolist()

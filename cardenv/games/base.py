@@ -23,7 +23,7 @@ from cardenv.core.cards import card_name, parse_card
 from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.knowledge import MEMORY_MODELS
 from cardenv.core.scoring import lowest, shared_ranks
-from cardenv.core.table import CardTable
+from cardenv.core.table import EMPTY, CardTable
 
 
 INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below
@@ -304,10 +304,13 @@ class RoundGameState:
         return validation.integer(name, seat, 0, high, accepted=f"a seat from 0 to {high}")
 
     def hand_total(self, player: int) -> int:
-        player = self.checked_seat("player", player)
-        points = self.points
-        types = self.table.card_types
-        return int(sum(points[types[c]] for c in self.table.cards_in_hand(player)))
+        return self._hand_total(self.checked_seat("player", player))
+
+    def _hand_total(self, player: int) -> int:
+        """``hand_total`` for a seat of the rules' own (Python ints: numpy scalars per card
+        would cost more than the sum)."""
+        point_of, type_of = self.points.item, self.table.card_types.item
+        return sum([point_of(type_of(card)) for card in self.table.hands[player] if card != EMPTY])
 
     def ranks(self) -> list[int]:
         """Final ranking by cumulative total, lowest first; equal totals share a rank."""
@@ -441,10 +444,11 @@ class CardGameState(RoundGameState):
             table.gather_and_shuffle(self.rng)
             table.deal(INITIAL_SLOTS, self.seats_in_play())  # an eliminated seat gets no cards
         for p in self.seats_in_play():
-            peeked = [table.hands[p][s] for s in PEEKED_SLOTS if table.is_occupied(p, s)]
+            hand = table.hands[p]
+            slots = [s for s in PEEKED_SLOTS if s < len(hand) and hand[s] != EMPTY]
+            peeked = tuple([hand[s] for s in slots])
             table.knowledge.reveal(p, peeked)
-            self.log("peek", p, tuple(peeked), (p,), "sees own bottom row: {cards}",
-                     places=tuple((p, s) for s in PEEKED_SLOTS if table.is_occupied(p, s)))
+            self.log("peek", p, peeked, (p,), "sees own bottom row: {cards}", places=tuple([(p, s) for s in slots]))
         self.turns_completed = 0
         self.caller = None
         self.final_turns_left = 0

@@ -213,16 +213,27 @@ class EventEncoding:
         for column, sums in face_sums.items():
             self.face_sums[column - self.face_low, : len(sums)] = sums
 
-    def write(self, target: np.ndarray, records, scatter: tuple[np.ndarray, np.ndarray], new_start: int,
-              capacity: int, since_clock: int, only_new: bool) -> None:
-        """The event rows of ``records`` into ``target`` (zero there), through the
-        observer's ``scatter`` (:func:`row_scatter`), then ``event_new`` and
-        ``events_dropped`` at ``new_start``; see ``write_recent_events``."""
-        base, step = scatter
-        observation_kernels.write_recent_events(
-            target, records, self.kind_columns, self.actor_column, self.places_column, self.slots_per_seat,
-            self.first_slot_columns, self.face_columns, self.face_sums, self.face_low, base, step,
-            new_start, capacity, since_clock, only_new)
+    def tables_for(self, scatter: tuple[np.ndarray, np.ndarray], new_start: int, capacity: int) -> np.ndarray:
+        """The packed tables (``pack_tables``) of one observer's event pieces: its
+        ``scatter`` (:func:`row_scatter`), ``event_new`` at ``new_start``, ``capacity``
+        rows; see ``write_recent_events``."""
+        kernels = observation_kernels
+        settings = [0] * 7
+        settings[kernels.ACTOR_COLUMN], settings[kernels.PLACES_COLUMN] = self.actor_column, self.places_column
+        settings[kernels.SLOTS_PER_SEAT], settings[kernels.FACE_LOW] = self.slots_per_seat, self.face_low
+        settings[kernels.FACES_PER_TYPE] = self.face_columns.shape[1]
+        settings[kernels.NEW_START], settings[kernels.CAPACITY] = new_start, capacity
+        tables = [None] * 6
+        tables[kernels.KIND_COLUMNS], tables[kernels.FIRST_SLOT_COLUMNS] = self.kind_columns, self.first_slot_columns
+        tables[kernels.FACE_COLUMNS], tables[kernels.EVENT_SETTINGS] = self.face_columns, settings
+        tables[kernels.COLUMN_BASE], tables[kernels.COLUMN_STEP] = scatter
+        return kernels.pack_tables(tables)
+
+    def write(self, target: np.ndarray, records, tables: np.ndarray, since_clock: int, only_new: bool) -> None:
+        """The event rows of ``records`` into ``target`` (zero there), through one
+        observer's ``tables`` (:meth:`tables_for`), then ``event_new`` and
+        ``events_dropped``; see ``write_recent_events``."""
+        observation_kernels.write_recent_events(target, records, tables, self.face_sums, since_clock, only_new)
 
 
 def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarray, dtype: type) -> dict[int, list[float]]:
@@ -269,6 +280,7 @@ class TableObserver(Observer):
     shows_colour: bool = False
 
     def __init__(self, config):
+        load_kernels()
         self.config = config
         self.num_types = int(self.deck.max()) + 1
         self.num_ranks = int(RANK_OF[self.num_types - 1]) + 1
@@ -297,7 +309,6 @@ class TableObserver(Observer):
         self._event_scatter = [row_scatter(destinations) for destinations in seat_relative_destinations(
             piece_destinations(self.layout, event_columns, config.recent_events),
             [(actor_column, 1), (places_column, num_slots)], n)]
-        self._event_new_start = pieces["event_new"].start
         # Where each piece starts, in the observation and in the global state.
         self._starts, self._state_starts = ({name: piece.start for name, piece in layout.pieces.items()}
                                             for layout in (self.layout, self.state_layout))
@@ -320,6 +331,8 @@ class TableObserver(Observer):
         self._event_encoding = EventEncoding(
             self.state_class, self.shown_event_kinds, kind_column, actor_column, places_column, num_slots, {},
             face_columns, face_up_sums(face_columns, weights, self.copies, np.float32))
+        self._event_tables = [self._event_encoding.tables_for(scatter, pieces["event_new"].start, config.recent_events)
+                              for scatter in self._event_scatter]
         # A slot's row holds the slot pieces side by side: slot_present, the identity
         # columns (slot_known … slot_points), the knowers (slot_known_by).
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
@@ -327,7 +340,7 @@ class TableObserver(Observer):
         widths = [int(np.prod(pieces[name].shape[2:])) for name in slot_pieces]
         starts = np.cumsum([0, *widths]).tolist()
         slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
-        self._slot_destinations = piece_destinations(self.layout, slot_columns, n * num_slots).ravel()
+        slot_destinations = piece_destinations(self.layout, slot_columns, n * num_slots)
         # Per card type, the identity columns of a slot's row when the card is shown.
         identity = np.zeros((self.num_types, starts[-2] - 1), dtype=np.float32)
         identity[types, 0] = 1
@@ -339,16 +352,21 @@ class TableObserver(Observer):
         # The seats in row order: relative to each observer, absolute for None (the global state).
         self._seats_from = {observer: [(observer + k) % n for k in range(n)] for observer in range(n)}
         self._seats_from[None] = list(range(n))
-        self._knowers_from = [np.array(self._seats_from[observer]) for observer in range(n)]
-        self._head_starts = np.array([pieces[name].start for name in (
-            "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted", "caller")],
-            dtype=np.int64)
+        head_starts = [pieces[name].start for name in (
+            "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted", "caller")]
         # What the turn pieces are divided by (write_turn_pieces), and the seats of the
         # global state, in order.
-        self._turn_divisors = np.array([n - 1, config.max_turns_per_round, len(self.deck), config.target_score],
-                                       dtype=np.float64)
+        self._turn_divisors = np.array([n - 1, config.max_turns_per_round, len(self.deck), config.target_score])
         self._absolute_seats = np.arange(n)
-        load_kernels()
+        # Per observer, the tables of write_table_pieces, packed.
+        kernels = observation_kernels
+        self._card_tables = []
+        for observer in range(n):
+            tables = [None] * 5
+            tables[kernels.KNOWERS], tables[kernels.SLOT_DESTINATIONS] = self._seats_from[observer], slot_destinations
+            tables[kernels.PIECE_STARTS], tables[kernels.COPIES] = head_starts, self.copies
+            tables[kernels.TURN_DIVISORS] = self._turn_divisors
+            self._card_tables.append(kernels.pack_tables(tables))
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -503,23 +521,19 @@ class TableObserver(Observer):
         discards = table.discard_pile
         caller = state.caller
         scores = self._scores if state.scores == self._scores_list else self._take_scores(state.scores)
-        observation_kernels.write_table_pieces(
-            buffer, hands_array(table.hands), knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known,
-            self._knowers_from[observer], self._slot_destinations, self._identity_of_type, self._head_starts,
-            discards[-1] if discards else EMPTY, drawn_card, int(state.phase),
-            EMPTY if me is None else (me - observer) % config.num_players, self.copies,
-            EMPTY if caller is None else caller, state.final_turns_left, state.turns_completed,
-            len(table.draw_pile), len(discards), scores, self._turn_divisors)
+        # The most recent public events, newest first (with ``recent_events``): only what
+        # everyone saw (kinds, actors, places, the cards shown face up, each weighing 1 /
+        # the copies of its rank, suit or colour in the deck), without the kinds the rules
+        # imply; under memory="none" only those since the observer's previous decision
+        # (older ones are the agent's to remember).
+        observation_kernels.write_table_observation(
+            buffer, hands_array(table.hands), knowledge.shown_to(observer, config.memory), table.card_types,
+            knowledge.known, self._card_tables[observer], self._identity_of_type, discards[-1] if discards else EMPTY,
+            drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % config.num_players,
+            EMPTY if caller is None else caller, state.final_turns_left, state.turns_completed, len(table.draw_pile),
+            len(discards), scores, state.event_records, self._event_tables[observer], self._event_encoding.face_sums,
+            int(knowledge.decided_at[observer]), config.memory == "none", recent_events)
         self._fill_ruleset_pieces(state, observer, flat, self._starts)
-        if recent_events:
-            # The most recent public events, newest first: only what everyone saw (kinds,
-            # actors, places, the cards shown face up, each weighing 1 / the copies of its
-            # rank, suit or colour in the deck), without the kinds the rules imply; under
-            # memory="none" only those since the observer's previous decision (older
-            # ones are the agent's to remember).
-            self._event_encoding.write(buffer, state.event_records, self._event_scatter[observer],
-                                       self._event_new_start, config.recent_events,
-                                       int(knowledge.decided_at[observer]), config.memory == "none")
         return buffer.copy() if out is None else out
 
     def _keep_flat(self, out: np.ndarray) -> tuple[np.ndarray, memoryview]:

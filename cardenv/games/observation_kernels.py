@@ -37,6 +37,31 @@ def compiled(function):
 TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED, TURNS = range(6)  # entries of ``starts``
 HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
 
+# An observer's fixed integer tables go to a compiled call packed into one vector
+# (:func:`pack_tables`): numba converts every array argument on every call (about 35 ns
+# each, more than most of the loops' work), one vector once. The tables of the card
+# pieces (see :func:`write_table_pieces`), by index:
+KNOWERS, SLOT_DESTINATIONS, PIECE_STARTS, COPIES, TURN_DIVISORS = range(5)
+# … and those of the event pieces (see :func:`write_recent_events`):
+KIND_COLUMNS, FIRST_SLOT_COLUMNS, FACE_COLUMNS, COLUMN_BASE, COLUMN_STEP, EVENT_SETTINGS = range(6)
+# ``EVENT_SETTINGS`` holds these, in order:
+ACTOR_COLUMN, PLACES_COLUMN, SLOTS_PER_SEAT, FACE_LOW, FACES_PER_TYPE, NEW_START, CAPACITY = range(7)
+
+
+def pack_tables(tables: list) -> np.ndarray:
+    """``tables`` (integer arrays of any shape, read flattened) as one int64 vector: the
+    offset of each table, then the end of the last, then the tables one after another;
+    :func:`table_piece` reads table k back."""
+    flat = [np.asarray(table, dtype=np.int64).ravel() for table in tables]
+    offsets = len(flat) + 1 + np.cumsum([0, *(len(table) for table in flat)])
+    return np.concatenate([offsets, *flat]).astype(np.int64)
+
+
+@compiled
+def table_piece(tables: np.ndarray, k: int) -> np.ndarray:
+    """Table ``k`` of a vector made by :func:`pack_tables` (a view)."""
+    return tables[tables[k]: tables[k + 1]]
+
 
 @compiled
 def where_hands_start(hands, num_seats: int) -> np.ndarray:
@@ -51,16 +76,16 @@ def where_hands_start(hands, num_seats: int) -> np.ndarray:
 
 
 @compiled
-def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray,
-                       known: np.ndarray, knowers: np.ndarray, destinations: np.ndarray,
-                       identity_of_type: np.ndarray, starts: np.ndarray, top_discard: int, drawn_card: int,
-                       phase: int, current_row: int, copies: np.ndarray, caller: int, final_turns_left: int,
-                       turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray,
-                       turn_divisors: np.ndarray) -> None:
+def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray, known: np.ndarray,
+                       tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int, drawn_card: int,
+                       phase: int, current_row: int, caller: int, final_turns_left: int, turns_completed: int,
+                       draw_pile_size: int, discard_pile_size: int, scores: np.ndarray) -> None:
     """Write the slot pieces, the top discard, the drawn card, ``phase``,
     ``current_player``, ``accounted`` and the turn pieces (see
     :func:`write_turn_pieces`, at ``starts[TURNS]``, seats in ``knowers`` order) into
-    ``buffer``, zeroing the rest.
+    ``buffer``, zeroing the rest. ``tables`` (:func:`pack_tables`) holds ``knowers``,
+    ``destinations``, ``starts``, ``copies`` and ``turn_divisors``, in the order of
+    ``KNOWERS`` … ``TURN_DIVISORS``.
 
     ``hands``: every seat's hand, seats absolute, each as its length then its slots'
     cards (-1 for an empty slot). ``knowers``: the seats from the observer's
@@ -74,6 +99,10 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
     own drawn card, -1 for none or ``HELD_BY_ANOTHER`` (present only). ``current_row``
     is -1 when nobody is to act. ``accounted``: per card type, the cards shown or on top
     of the discard pile (``top_discard``, -1 for none), divided by the type's copies."""
+    knowers = table_piece(tables, KNOWERS)
+    destinations = table_piece(tables, SLOT_DESTINATIONS)
+    starts = table_piece(tables, PIECE_STARTS)
+    copies = table_piece(tables, COPIES)
     buffer[:] = 0.0
     n = knowers.shape[0]
     identity_width = identity_of_type.shape[1]
@@ -117,7 +146,23 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
         if counts[card_type]:
             buffer[start + card_type] = counts[card_type] / copies[card_type]
     write_turn_pieces(buffer, starts[TURNS], knowers, caller, final_turns_left, turns_completed, draw_pile_size,
-                      discard_pile_size, scores, turn_divisors)
+                      discard_pile_size, scores, table_piece(tables, TURN_DIVISORS))
+
+
+@compiled
+def write_table_observation(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray,
+                            known: np.ndarray, tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int,
+                            drawn_card: int, phase: int, current_row: int, caller: int, final_turns_left: int,
+                            turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray,
+                            records, event_tables: np.ndarray, face_sums: np.ndarray, since_clock: int,
+                            only_new: bool, with_events: bool) -> None:
+    """:func:`write_table_pieces`, then (``with_events``) :func:`write_recent_events`
+    into the same buffer: one compiled call per observation."""
+    write_table_pieces(buffer, hands, shown, card_types, known, tables, identity_of_type, top_discard, drawn_card,
+                       phase, current_row, caller, final_turns_left, turns_completed, draw_pile_size,
+                       discard_pile_size, scores)
+    if with_events:
+        write_recent_events(buffer, records, event_tables, face_sums, since_clock, only_new)
 
 
 @compiled
@@ -143,14 +188,14 @@ def write_turn_pieces(buffer: np.ndarray, start: int, seats: np.ndarray, caller:
 
 
 @compiled
-def write_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, actor_column: int,
-                        places_column: int, slots_per_seat: int, first_slot_columns: np.ndarray,
-                        face_columns: np.ndarray, face_sums: np.ndarray, face_low: int,
-                        column_base: np.ndarray, column_step: np.ndarray, new_start: int, capacity: int,
+def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
                         since_clock: int, only_new: bool) -> None:
     """Write the event pieces of one observation into ``target`` (zero there), read
     straight from the state's event ``records`` (see
-    :func:`cardenv.core.events.append_event_record`), newest first.
+    :func:`cardenv.core.events.append_event_record`), newest first. ``tables``
+    (:func:`pack_tables`) holds ``kind_columns``, ``first_slot_columns``,
+    ``face_columns``, ``column_base``, ``column_step`` and the settings ``actor_column``
+    … ``capacity`` (see ``EVENT_SETTINGS``).
 
     Row i is the i-th newest shown event (``kind_columns[kind]`` ≥ 0; -1 for a kind left
     out), one entry per column of an event row (seats absolute), entry ``c`` landing at
@@ -159,11 +204,21 @@ def write_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, a
     ``actor_column + player`` for a player; 1 at ``places_column + seat *
     slots_per_seat + slot`` for each place (when ``places_column`` ≥ 0); 1 at
     ``first_slot_columns[kind] + slot`` of the first place (where that is ≥ 0); per
-    face-up card of type t, its ``face_columns[t]`` (-1: unused), each column holding
-    ``face_sums[column - face_low, cards counted there]``. With ``only_new`` only the events at
-    ``since_clock`` or later are written. Then ``event_new``, whole (``capacity``
-    entries at ``new_start``: 1 for each event at ``since_clock`` or later) and
-    ``events_dropped`` (right after it: whether more than ``capacity`` were)."""
+    face-up card of type t, its ``face_columns[t]`` (``faces_per_type`` entries, -1:
+    unused), each column holding ``face_sums[column - face_low, cards counted there]``.
+    With ``only_new`` only the events at ``since_clock`` or later are written. Then
+    ``event_new``, whole (``capacity`` entries at ``new_start``: 1 for each event at
+    ``since_clock`` or later) and ``events_dropped`` (right after it: whether more than
+    ``capacity`` were)."""
+    kind_columns = table_piece(tables, KIND_COLUMNS)
+    first_slot_columns = table_piece(tables, FIRST_SLOT_COLUMNS)
+    column_base = table_piece(tables, COLUMN_BASE)
+    column_step = table_piece(tables, COLUMN_STEP)
+    settings = table_piece(tables, EVENT_SETTINGS)
+    actor_column, places_column = settings[ACTOR_COLUMN], settings[PLACES_COLUMN]
+    slots_per_seat, face_low = settings[SLOTS_PER_SEAT], settings[FACE_LOW]
+    new_start, capacity = settings[NEW_START], settings[CAPACITY]
+    face_columns = table_piece(tables, FACE_COLUMNS).reshape((-1, settings[FACES_PER_TYPE]))
     face_counts = np.zeros(face_sums.shape[0], dtype=np.int64)  # per face column, zero between events
     row = 0
     new = 0

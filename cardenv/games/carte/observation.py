@@ -47,6 +47,7 @@ class CarteObserver(Observer):
     deck = double_deck_with_jokers()
 
     def __init__(self, config: CarteConfig):
+        table_observation.load_kernels()
         self.config = config
         self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
@@ -102,7 +103,9 @@ class CarteObserver(Observer):
             CarteState, self.shown_event_kinds, 0, actor_column, -1, 0,
             {"put down": meld_column, "add": meld_column}, face_columns,
             face_up_sums(face_columns, weights, np.bincount(self.deck), np.float64))
-        table_observation.load_kernels()
+        self._event_tables = [
+            self._event_encoding.tables_for(scatter, self._tail_at["event_new"], config.recent_events)
+            for scatter in self._event_scatter]
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -408,9 +411,8 @@ class CarteObserver(Observer):
         at = self._tail_at
         target[at["event_kind"]:].fill(0)
         if config.recent_events:
-            self._event_encoding.write(target, state.event_records, self._event_scatter[observer], at["event_new"],
-                                       config.recent_events, int(state.table.knowledge.decided_at[observer]),
-                                       config.memory == "none")
+            self._event_encoding.write(target, state.event_records, self._event_tables[observer],
+                                       int(state.table.knowledge.decided_at[observer]), config.memory == "none")
 
 
 class _SeatTail:

@@ -317,7 +317,7 @@ class CarteState(RoundGameState):
         return False
 
     def _score_round(self, reason: str) -> RoundResult:
-        totals = tuple(self.hand_total(p) for p in range(self.num_players))
+        totals = tuple(self._hand_total(p) for p in range(self.num_players))
         return RoundResult(totals, totals, None, reason)
 
     def _end_round(self, reason: str) -> None:

@@ -182,7 +182,7 @@ class CutState(CardGameState):
         self.log("start", self.starter, text=f"starts round {self.round_index + 1}")
 
     def _score_round(self, reason: str) -> RoundResult:
-        totals = [self.hand_total(p) for p in range(self.num_players)]
+        totals = [self._hand_total(p) for p in range(self.num_players)]
         added = list(totals)
         caller = self.caller
         if caller is not None:  # C-16

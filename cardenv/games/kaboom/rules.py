@@ -208,7 +208,7 @@ class KaboomState(CardGameState):
 
     def _score_round(self, reason: str) -> KaboomRoundResult:
         playing = self.seats_in_play()
-        totals = [self.hand_total(p) for p in range(self.num_players)]  # K-13a: an empty hand is 0
+        totals = [self._hand_total(p) for p in range(self.num_players)]  # K-13a: an empty hand is 0
         added = list(totals)
         for caller in self.callers:  # K-16
             own = totals[caller]
