@@ -270,27 +270,36 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
     target[new_start + capacity] = 1.0 if new > capacity else 0.0
 
 
+# Entries of a carte layout's ``offsets`` (see :func:`write_seat_pieces`): where pieces start.
+HAND_AT, KNOWN_AT, SIZES_AT, SELECTION_AT, IN_GAME_AT, SCORES_AT, STARTED_AT, SAID_AT = range(8)
+
+
 @compiled
-def write_hand_counts(out: np.ndarray, hands, seats: np.ndarray, card_types: np.ndarray, known: np.ndarray,
-                      shown: np.ndarray, every_row: bool, hand_at: int, known_at: int, sizes_at: int,
-                      weight: np.ndarray, deck_size: int) -> None:
-    """Write hands counted per card type into ``out`` (zero there), row r for seat
-    ``seats[r]`` (``hands``: every hand, seats absolute, each as its length then its
-    cards; a card's type is ``min(card_types[card], len(weight) - 1)``, so every joker
-    counts as the last type). For row 0, or every row when ``every_row``: the hand's
-    count of each type × ``weight[type]`` at ``hand_at + r × types``, and the cards every
-    player knows (a column of ``known`` all true) added up at ``known_at + r × types``;
-    for the other rows only the cards ``shown`` to the observer, added up there. Each
-    row's size / ``deck_size`` at ``sizes_at + r``."""
+def write_seat_pieces(out: np.ndarray, hands, seats: np.ndarray, card_types: np.ndarray, known: np.ndarray,
+                      shown: np.ndarray, every_row: bool, offsets: np.ndarray, weight: np.ndarray, deck_size: int,
+                      selection: np.ndarray, seat_facts, starting_score: int) -> None:
+    """Write hands counted per card type and each seat's facts into ``out`` (zero
+    there), row r for seat ``seats[r]``, each piece at its entry of ``offsets``
+    (``hands``: every hand, seats absolute, each as its length then its cards; a card's
+    type is ``min(card_types[card], len(weight) - 1)``, so every joker counts as the
+    last type). For row 0, or every row when ``every_row``: the hand's count of each
+    type × ``weight[type]`` at ``HAND_AT + r × types``, and the cards every player
+    knows (a column of ``known`` all true) added up at ``KNOWN_AT + r × types``; for
+    the other rows only the cards ``shown`` to the observer, added up there. Each row's
+    size / ``deck_size`` at ``SIZES_AT + r``. ``selection`` (counts per type; empty when
+    the observation does not show it) × ``weight`` at ``SELECTION_AT``. ``seat_facts``:
+    per absolute seat, four runs (eliminated, score, started, said carte), written per
+    row as in game (1 unless eliminated), score / ``starting_score`` (where above 0),
+    started and said carte."""
     num_types = weight.shape[0]
     n = seats.shape[0]
     hand_starts = where_hands_start(hands, n)
     counts = np.zeros(num_types, dtype=np.int64)
+    hand_at, known_at = offsets[HAND_AT], offsets[KNOWN_AT]
     for r in range(n):
-        at = hand_starts[seats[r]]
+        seat = seats[r]
+        at = hand_starts[seat]
         size = hands[at]
-        if size == 0:
-            continue
         base = r * num_types
         if every_row or r == 0:
             for k in range(size):
@@ -314,20 +323,33 @@ def write_hand_counts(out: np.ndarray, hands, seats: np.ndarray, card_types: np.
                 if shown[card]:
                     t = min(card_types[card], num_types - 1)
                     out[known_at + base + t] += weight[t]
-        out[sizes_at + r] = size / deck_size
+        if size:
+            out[offsets[SIZES_AT] + r] = size / deck_size
+        if not seat_facts[seat]:
+            out[offsets[IN_GAME_AT] + r] = 1.0
+        if seat_facts[n + seat] > 0:
+            out[offsets[SCORES_AT] + r] = seat_facts[n + seat] / starting_score
+        if seat_facts[2 * n + seat]:
+            out[offsets[STARTED_AT] + r] = 1.0
+        if seat_facts[3 * n + seat]:
+            out[offsets[SAID_AT] + r] = 1.0
+    for t in range(selection.shape[0]):
+        if selection[t]:
+            out[offsets[SELECTION_AT] + t] = selection[t] * weight[t]
 
 
 @compiled
-def write_piles(out: np.ndarray, top_at: int, deck_size: int, pile, stock, card_types: np.ndarray,
-                shown: np.ndarray, show_all: bool, show_stock: bool, turned_over: bool, code: np.ndarray,
+def write_piles(out: np.ndarray, top_at: int, deck_size: int, pile, stock, stock_size: int, card_types: np.ndarray,
+                shown: np.ndarray, show_all: bool, turned_over: bool, code: np.ndarray,
                 weight: np.ndarray) -> None:
     """Write the piles into ``out`` from ``top_at``, zeroing them first: the top card's
     type one-hot (types as in :func:`write_hand_counts`), the pile's shown cards
-    counted per type × ``weight[type]``, the pile's order bottom first and (with
-    ``show_stock``) the stock's order top first, ``deck_size`` entries each, holding
-    ``code[type]`` for each card shown (``show_all``, or ``shown[card]``; the pile's top
-    card always); then the stock's and the pile's sizes / ``deck_size`` and
-    ``turned_over``. The pieces lie one after another in that order."""
+    counted per type × ``weight[type]``, the pile's order bottom first and the stock's
+    order top first, ``deck_size`` entries each, holding ``code[type]`` for each card
+    shown (``show_all``, or ``shown[card]``; the pile's top card always); then the
+    stock's and the pile's sizes / ``deck_size`` and ``turned_over``. The pieces lie one
+    after another in that order. ``stock``: the stock's ``stock_size`` cards where the
+    observer may know them, else empty (converting them would cost more than the rest)."""
     num_types = weight.shape[0]
     counts_at = top_at + num_types
     order_at = counts_at + num_types
@@ -347,8 +369,7 @@ def write_piles(out: np.ndarray, top_at: int, deck_size: int, pile, stock, card_
             out[counts_at + t] = counts[t] * weight[t]
     if size:
         out[top_at + min(card_types[pile[size - 1]], num_types - 1)] = 1.0
-    stock_size = len(stock)
-    if show_stock:
+    if len(stock):
         for i in range(stock_size):
             card = stock[i]
             if show_all or shown[card]:

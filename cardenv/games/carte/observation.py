@@ -35,6 +35,8 @@ from cardenv.games.observation import (EventEncoding, Observer, face_up_sums, ha
 NUM_RANKS = 13
 NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
+NO_CARDS = array("q")  # a pile of cards nobody may know, for the compiled loops
+NO_SELECTION = np.zeros(0, dtype=np.int64)  # a selection not shown
 
 
 class CarteObserver(Observer):
@@ -57,15 +59,18 @@ class CarteObserver(Observer):
         # Piece starts per layout (True: the global state), and 1 / copies per type.
         self._starts = {omniscient: {name: piece.start for name, piece in layout.pieces.items()}
                         for omniscient, layout in ((False, self.layout), (True, self.state_layout))}
-        self._weight = (1.0 / self.copies).tolist()
-        self._weights = np.array(self._weight)  # the same, for the compiled loops
+        self._weights = (1.0 / self.copies).astype(np.float64)  # for the compiled loops
         self._codes = np.array([(t + 1) / NUM_MELD_TYPES for t in range(NUM_MELD_TYPES)])  # the *_order pieces
         self._no_cards = np.zeros(DECK_SIZE, dtype=bool)  # ``shown`` where every card is shown
-        # The head's piece starts in the order _head reads them, per layout (True: the global state).
+        # The head's piece starts in the order _head reads them, per layout (True: the
+        # global state), and those written by write_seat_pieces (in its ``offsets`` order).
         self._head_at = {omniscient: tuple(at.get(name, -1) for name in (
-            "phase", "current_player", "turn_player", "selection", "pile_card", "hands" if omniscient else "hand",
-            "known_to_all" if omniscient else "known_cards", "in_game", "scores", "hand_size", "started",
-            "said_carte", "turns_in_round", "catch_window", "offender", "window_decided", "window_catches"))
+            "phase", "current_player", "turn_player", "pile_card", "turns_in_round", "catch_window", "offender",
+            "window_decided", "window_catches"))
+            for omniscient, at in self._starts.items()}
+        self._seat_offsets = {omniscient: np.array([at[name] for name in (
+            "hands" if omniscient else "hand", "known_to_all" if omniscient else "known_cards", "hand_size",
+            "selection", "in_game", "scores", "started", "said_carte")], dtype=np.int64)
             for omniscient, at in self._starts.items()}
         # Per observer (None: the global state), the seat of each row.
         n = config.num_players
@@ -252,51 +257,36 @@ class CarteObserver(Observer):
     def _head(self, state: CarteState, observer: int | None, shown: np.ndarray | None, out: memoryview,
               target: np.ndarray) -> None:
         """Write the head pieces into ``target`` (zero there; ``out`` is it as a
-        memoryview), seats absolute for ``observer`` None. The hands by a compiled loop;
-        the rest entry by entry through the memoryview: cheaper than numpy for a few dozen."""
+        memoryview), seats absolute for ``observer`` None. The hands, the seats' facts and
+        the selection by a compiled loop; the rest entry by entry through the memoryview:
+        cheaper than numpy for a few entries."""
         config = self.config
         n = config.num_players
         table = state.table
-        (phase_at, current_at, turn_at, selection_at, pile_card_at, hands_at, known_at, in_game, scores, sizes,
-         started, said, turns_at, window_at, offender_at, decided_at, catches_at) = self._head_at[observer is None]
+        phase_at, current_at, turn_at, pile_card_at, turns_at, window_at, offender_at, decided_at, catches_at = \
+            self._head_at[observer is None]
         types = state.card_meld_types
-        weight = self._weight
 
         out[phase_at + state.phase] = 1
         current = state.current_player
+        shows_selection = False
         if current is not None:
             out[current_at + (current if observer is None else (current - observer) % n)] = 1
             turn = state.turn_player
             out[turn_at + (turn if observer is None else (turn - observer) % n)] = 1
-            if observer is None or observer == current:
-                selection = state.selection.tolist()
-                if any(selection):
-                    for t in range(NUM_MELD_TYPES):
-                        if selection[t]:
-                            out[selection_at + t] = selection[t] * weight[t]
+            shows_selection = observer is None or observer == current  # R-06: private
             card = state.pile_card
             if card is not None and card in table.hands[turn]:  # R-07
                 out[pile_card_at + types[card]] = 1
         # Per seat: the hand's count per type (every seat in the global state, else the
         # observer's own), and the cards known: the global state's rows and the
         # observation's row 0, those every player knows; other rows, those shown to the
-        # observer; then the seat's facts.
-        seats = self._seat_order[observer]
-        table_observation.observation_kernels.write_hand_counts(
+        # observer; then the seat's facts, and the selection where shown.
+        table_observation.observation_kernels.write_seat_pieces(
             target, hands_array(table.hands), self._seat_arrays[observer], table.card_types, table.knowledge.known,
-            self._no_cards if shown is None else shown, observer is None, hands_at, known_at, sizes, self._weights,
-            DECK_SIZE)
-        start = config.starting_score
-        eliminated, totals, has_started, said_carte = state.eliminated, state.scores, state.started, state.said_carte
-        for r, p in enumerate(seats):
-            if not eliminated[p]:
-                out[in_game + r] = 1
-            if totals[p] > 0:
-                out[scores + r] = totals[p] / start
-            if has_started[p]:
-                out[started + r] = 1
-            if said_carte[p]:
-                out[said + r] = 1
+            self._no_cards if shown is None else shown, observer is None, self._seat_offsets[observer is None],
+            self._weights, DECK_SIZE, state.selection if shows_selection else NO_SELECTION,
+            array("q", [*state.eliminated, *state.scores, *state.started, *state.said_carte]), config.starting_score)
         out[turns_at] = state.turns_completed / config.max_turns_per_round
         window = state.window
         if window is not None:
@@ -320,9 +310,9 @@ class CarteObserver(Observer):
         table = state.table
         pile, stock = table.discard_pile, table.draw_pile
         table_observation.observation_kernels.write_piles(
-            target, at["top_of_pile"], DECK_SIZE, array("q", pile), array("q", stock), table.card_types,
-            self._no_cards if shown is None else shown, shown is None, shown is None or state.turnovers > 0,
-            state.turnovers > 0, self._codes, self._weights)
+            target, at["top_of_pile"], DECK_SIZE, array("q", pile),
+            array("q", stock) if shown is None or state.turnovers > 0 else NO_CARDS, len(stock), table.card_types,
+            self._no_cards if shown is None else shown, shown is None, state.turnovers > 0, self._codes, self._weights)
 
     def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray,
                     tail: _SeatTail | None = None) -> None:
