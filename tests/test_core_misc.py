@@ -40,6 +40,21 @@ def test_action_ids_names_round_trip():
     assert (spec.kind, spec.slot, spec.offset, spec.name) == ("steal", 1, 2, "steal +2 slot 1")
     assert list(t.span("steal")) == list(range(4, 10))
     assert list(t.span("pass")) == [10]
+    assert dict(t.seat_firsts("steal")) == {1: 4, 2: 6, 3: 8}
+
+
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0"])
+def test_seat_firsts_are_the_ids_of_slot_zero(ruleset):
+    """The masks read ``seat_firsts``; it must give ``id(kind, 0, offset)`` for every
+    seat kind of every ruleset."""
+    import cardenv
+
+    raw = getattr(cardenv, ruleset).raw_env()
+    raw.reset(seed=0)
+    table = raw.game.action_table
+    for kind in sorted({spec.kind for spec in table.specs if spec.offset is not None}):
+        offsets = sorted({spec.offset for spec in table.specs if spec.kind == kind})
+        assert dict(table.seat_firsts(kind)) == {offset: table.id(kind, 0, offset) for offset in offsets}
 
 
 def test_action_table_errors():

@@ -126,6 +126,23 @@ def test_resolution_order_varies_across_seeds_and_reaches_every_permutation():
     assert orders == set(itertools.permutations(range(3)))
 
 
+def test_resolution_order_is_the_seeded_permutation_and_takes_the_same_draws():
+    """The order shuffles the attempts in place; it must be the order indexing them by
+    ``rng.permutation`` gives (the straightforward reference), and leave the generator
+    where the reference leaves it, so seeded games do not change."""
+    for num_attempts in range(2, 7):
+        for seed in range(100):
+            window = ReactionWindow("t", list(range(num_attempts)))
+            for p in range(num_attempts):
+                window.decide(p, f"claim {p}")
+            rng, reference_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+            attempts = window.attempts()
+            expected = [attempts[i] for i in reference_rng.permutation(num_attempts)]
+            assert window.resolution_order(rng) == expected
+            assert rng.bit_generator.state == reference_rng.bit_generator.state
+            assert window.attempts() == attempts  # the window's own decisions unchanged
+
+
 def test_toy_snap_winner_and_penalties():
     # players 0 and 2 hold a 4; player 1 claims a 4 it does not hold; player 3 passes
     winners = set()

@@ -7,7 +7,7 @@ absolute seats, keep a policy's meaning the same whichever seat it plays.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cardenv.core import validation
@@ -31,6 +31,7 @@ class ActionTable:
         self._id_by_name: dict[str, int] = {}
         self._first_by_kind: dict[str, int] = {}
         self._kind_shape: dict[str, tuple[int, int]] = {}
+        self._seat_firsts: dict[str, dict[int, int]] = {}
 
     def __len__(self) -> int:
         return len(self.specs)
@@ -69,6 +70,7 @@ class ActionTable:
             raise ValueError("offsets must be consecutive")
         self._first_by_kind[kind] = len(self.specs)
         self._kind_shape[kind] = (len(offsets), num_slots)
+        self._seat_firsts[kind] = {o: len(self.specs) + i * num_slots for i, o in enumerate(offsets)}
         for o in offsets:
             for s in range(num_slots):
                 self._add(kind, name_format.format(offset=o, slot=s), s, o, description)
@@ -88,6 +90,11 @@ class ActionTable:
 
     def first(self, kind: str) -> int:
         return self._first_by_kind[kind]
+
+    def seat_firsts(self, kind: str) -> Mapping[int, int]:
+        """Per seat offset of a kind added by ``add_seat_slots``, the id of its slot 0
+        (``id(kind, 0, offset)``, looked up once: masks ask for it on every decision)."""
+        return self._seat_firsts[kind]
 
     def span(self, kind: str) -> range:
         num_offsets, num_slots = self._kind_shape[kind]

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from cardenv.core.cards import card_name
+from cardenv.core.cards import RANK_OF, card_name
 from cardenv.core.knowledge import Knowledge
 
 EMPTY = -1
@@ -55,8 +55,13 @@ class CardTable:
         return other
 
     # --- identities -------------------------------------------------------------
+    # The rules ask these of one card at a time: ``item`` gives a Python int, where
+    # numpy's scalar indexing would cost several times more.
     def type_of(self, card: int) -> int:
-        return int(self.card_types[card])
+        return self.card_types.item(card)
+
+    def rank_of(self, card: int) -> int:
+        return RANK_OF.item(self.card_types.item(card))
 
     # --- the deck -----------------------------------------------------------------
     def gather_and_shuffle(self, rng: np.random.Generator) -> None:

@@ -38,7 +38,7 @@ from typing import ClassVar
 import numpy as np
 
 from cardenv.core.actions import ActionTable
-from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, RANK_OF, points_table, standard_deck
+from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, points_table, standard_deck
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
@@ -237,9 +237,10 @@ class CutState(CardGameState):
 
     def _mask_opponent_slots(self, mask: memoryview, kind: str, p: int) -> None:
         n = self.num_players
+        firsts, hands = self.action_table.seat_firsts(kind), self.table.hands
         for offset in range(1, n):
-            first = self.action_table.id(kind, 0, offset)
-            for s, card in enumerate(self.table.hands[(p + offset) % n]):
+            first = firsts[offset]
+            for s, card in enumerate(hands[(p + offset) % n]):
                 if card != EMPTY:
                     mask[first + s] = 1
 
@@ -254,7 +255,9 @@ class CutState(CardGameState):
         p = self.current_player
         table = self.table
         target = None if spec.offset is None else (p + spec.offset) % self.num_players
-        if kind == "draw":
+        if kind == "pass" or kind == "match" or kind == "call_out":  # first: most decisions are in windows
+            self._decide_in_window(p, PASS if kind == "pass" else action)
+        elif kind == "draw":
             self._draw_for(p)
         elif kind == "cut":  # C-14
             self._call(p, "Cut!")
@@ -310,8 +313,6 @@ class CutState(CardGameState):
             self.log("decline", p, text="declines the power")
             self.power_own_slot = -1
             self._open_window()
-        elif kind == "pass" or kind == "match" or kind == "call_out":
-            self._decide_in_window(p, PASS if kind == "pass" else action)
         elif kind == "give":
             self._give(p, slot)
         else:  # pragma: no cover - the action table and this dispatch are built together
@@ -324,7 +325,7 @@ class CutState(CardGameState):
     def _after_card_reaches_pile(self, p: int, card: int, fires_power: bool) -> None:
         """C-10: the power of a 5, 6, Q or K fires (when it can act on something);
         C-08: the match window opens once the power is resolved."""
-        rank = RANK_OF[self.table.card_types[card]]
+        rank = self.table.rank_of(card)
         has_own = self.table.num_occupied(p) > 0
         has_opponent = self.opponent_has_card(p)
         if fires_power and rank == FIVE and has_own:
@@ -347,7 +348,7 @@ class CutState(CardGameState):
         players = [(self.turn_player + k) % n for k in range(n)]
         top = table.top_discard
         self.window = ReactionWindow(top, players)
-        self.window_rank = int(RANK_OF[table.card_types[top]])
+        self.window_rank = table.rank_of(top)
         self.window_succeeded = False
         self.phase = Phase.WINDOW
         self.current_player = players[0]
@@ -384,7 +385,7 @@ class CutState(CardGameState):
                 # filled the emptied slot since: late, and nothing is shown.
                 self.log("failed attempt", player, text=f"claims {where} slot {slot}, already gone (too late)",
                          places=((owner, slot),))
-            elif RANK_OF[table.card_types[claimed]] == self.window_rank and not self.window_succeeded:
+            elif table.rank_of(claimed) == self.window_rank and not self.window_succeeded:
                 self.window_succeeded = True
                 table.take_from_slot(owner, slot)
                 table.discard_face_up(claimed)
@@ -402,7 +403,7 @@ class CutState(CardGameState):
                 continue
             else:
                 table.knowledge.reveal_to_all(claimed)
-                correct = RANK_OF[table.card_types[claimed]] == self.window_rank
+                correct = table.rank_of(claimed) == self.window_rank
                 self.log("failed attempt", player, (claimed,), PUBLIC,
                          f"claims {where} slot {slot} ({'too late' if correct else 'wrong'}), showing {{cards}}",
                          places=((owner, slot),))

@@ -312,9 +312,9 @@ class KaboomState(CardGameState):
             mask[first + s] = 1
 
     def _mask_others(self, mask: memoryview, kind: str, p: int, places: list[tuple[int, int]]) -> None:
-        at, n = self.action_table, self.num_players
+        firsts, n = self.action_table.seat_firsts(kind), self.num_players
         for seat, slot in places:
-            mask[at.id(kind, slot, (seat - p) % n)] = 1
+            mask[firsts[(seat - p) % n] + slot] = 1
 
     # --- applying actions -------------------------------------------------------------
     def _apply(self, action: int) -> None:
@@ -323,7 +323,16 @@ class KaboomState(CardGameState):
         p = self.current_player
         table = self.table
         other = None if spec.offset is None else (p + spec.offset) % self.num_players
-        if kind == "draw":
+        # The window's decisions first: most decisions are in snap windows.
+        if kind == "pass":
+            self._decide(p, PASS)
+        elif kind == "snap_select":
+            self.snap_selected.append(slot)
+        elif kind == "snap_confirm":
+            attempt = tuple((s, table.card_at(p, s)) for s in self.snap_selected)
+            self.snap_selected = []
+            self._decide(p, attempt)
+        elif kind == "draw":
             if self._draw_to_hold(p):  # K-09a; K-15 ends the round when nothing can be drawn
                 self.phase = Phase.DRAWN
         elif kind == "kaboom":
@@ -377,14 +386,6 @@ class KaboomState(CardGameState):
         elif kind == "decline":
             self.log("decline", p, text="declines the power")
             self._end_power()
-        elif kind == "pass":
-            self._decide(p, PASS)
-        elif kind == "snap_select":
-            self.snap_selected.append(slot)
-        elif kind == "snap_confirm":
-            attempt = tuple((s, table.card_at(p, s)) for s in self.snap_selected)
-            self.snap_selected = []
-            self._decide(p, attempt)
         else:  # pragma: no cover - the action table and this dispatch are built together
             raise AssertionError(kind)
 
@@ -403,7 +404,7 @@ class KaboomState(CardGameState):
     def _start_power(self, p: int, card: int) -> None:
         """The power of a card discarded straight from the draw; a power with nothing it
         may act on is skipped (K-13a: an empty hand skips the parts on own cards)."""
-        card_type = int(self.table.card_types[card])
+        card_type = self.table.type_of(card)
         rank, red = card_type >> 2, bool(IS_RED[card_type])
         own, others = len(self.own_slots(p)), len(self.other_places(p))
         if rank == SIX and not red and own >= 2:
@@ -470,13 +471,13 @@ class KaboomState(CardGameState):
         succeeds, a wrong one costs 2 penalty cards, a late one 1 (K-13)."""
         table = self.table
         window = self.window
-        top_type = int(table.card_types[window.trigger])
+        top_type = table.type_of(window.trigger)
         succeeded = False
         for player, attempt in window.resolution_order(self.rng):
             slots = [s for s, _ in attempt]
             cards = tuple(card for _, card in attempt)
             places = tuple((player, s) for s in slots)
-            qualifies = all(snaps_onto(int(table.card_types[c]), top_type) for c in cards)
+            qualifies = all(snaps_onto(table.type_of(c), top_type) for c in cards)
             if qualifies and not succeeded:
                 succeeded = True
                 for s, card in attempt:

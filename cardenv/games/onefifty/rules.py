@@ -17,7 +17,7 @@ import numpy as np
 
 from cardenv.core.actions import ActionTable
 from cardenv.core.events import PUBLIC
-from cardenv.core.cards import JACK, KING, QUEEN, RANK_OF, TEN, IS_RED, points_table, standard_deck
+from cardenv.core.cards import JACK, KING, QUEEN, TEN, IS_RED, points_table, standard_deck
 from cardenv.core.scoring import first_clockwise_after, lowest
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult
@@ -179,8 +179,9 @@ class OneFiftyState(CardGameState):
                     mask[first + s] = 1
         elif phase == Phase.JACK_TARGET:
             n = self.num_players
+            firsts = at.seat_firsts("jack_target")
             for offset in range(1, n):
-                first = at.id("jack_target", 0, offset)
+                first = firsts[offset]
                 for s, card in enumerate(table.hands[(p + offset) % n]):
                     if card != EMPTY:
                         mask[first + s] = 1
@@ -250,7 +251,7 @@ class OneFiftyState(CardGameState):
         card = table.held[p].pop()
         table.discard_face_up(card)
         self.log("discard", p, (card,), PUBLIC, "discards the drawn {cards}")
-        rank = RANK_OF[table.card_types[card]]
+        rank = table.rank_of(card)
         # A power with nothing to act on is skipped (only a stacked scenario can leave a
         # live player with an empty hand, or every opponent's hand empty).
         has_own = table.num_occupied(p) > 0
@@ -265,11 +266,11 @@ class OneFiftyState(CardGameState):
 
     def _confirm_match(self, p: int) -> None:
         table = self.table
-        top_rank = RANK_OF[table.card_types[table.top_discard]]
+        top_rank = table.rank_of(table.top_discard)
         cards = [table.hands[p][s] for s in self.selected]
         slots = self.selected
         self.selected = []
-        if all(RANK_OF[table.card_types[c]] == top_rank for c in cards):
+        if all(table.rank_of(c) == top_rank for c in cards):
             for s in slots:
                 table.discard_face_up(table.take_from_slot(p, s))
             self.log("match", p, tuple(cards), PUBLIC, f"matches {{cards}} from slots {slots}",
