@@ -68,4 +68,4 @@ def append_event_record(records: array, clock: int, kind: int, player: int, plac
     record.append(len(face_up_types))
     record += face_up_types
     record.append(len(record) + 1)
-    records.extend(record)
+    records.fromlist(record)  # half the cost of ``extend``, which takes any iterable

@@ -274,14 +274,15 @@ class KaboomState(CardGameState):
     def room_for_penalties(self, player: int) -> int:
         """K-13: how many penalty cards fit after the hand's last card."""
         hand = self.table.hands[player]
-        last = max((s for s, card in enumerate(hand) if card != EMPTY), default=-1)
-        return self.config.max_hand_slots - (last + 1)
+        end = len(hand)  # one past the last card
+        while end and hand[end - 1] == EMPTY:
+            end -= 1
+        return self.config.max_hand_slots - end
 
     def _fill_legal_mask(self, mask: memoryview) -> None:
         at = self.action_table
         p = self.current_player
         phase = self.phase
-        picks = [slot for seat, slot in self.power_picks if seat == p]
         if phase == Phase.TURN:
             mask[at.first("draw")] = 1
             mask[at.first("kaboom")] = 1
@@ -289,6 +290,7 @@ class KaboomState(CardGameState):
             mask[at.first("discard")] = 1
             self._mask_own(mask, "replace", self.own_slots(p))
         elif phase in _OWN_PICKS:
+            picks = [slot for seat, slot in self.power_picks if seat == p]
             self._mask_own(mask, _OWN_PICKS[phase], [s for s in self.own_slots(p) if s not in picks])
         elif phase in _OTHER_PICKS:
             places = [place for place in self.other_places(p) if place not in self.power_picks]
