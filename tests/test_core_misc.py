@@ -245,3 +245,25 @@ def test_kernels_compile_where_numba_cannot_cache():
     # only the newest (clock 2) is new
     assert target.tolist() == expected.tolist()
     assert np.flatnonzero(target).tolist() == [1, 2, 7, 11, 19, 20] and target[19] == 1
+
+
+def test_mark_occupied_slots_marks_exactly_the_occupied_slots():
+    """The slice-assignment path (a full hand) and the loop (a hand with holes) against
+    the plain loop over the slots."""
+    from cardenv.core.table import EMPTY
+    from cardenv.games.base import mark_occupied_slots
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        hand = rng.integers(-1, 52, size=int(rng.integers(0, 9))).tolist()
+        if rng.random() < 0.5:
+            hand = [card if card != EMPTY else 0 for card in hand]  # a full hand
+        first = int(rng.integers(0, 20))
+        mask = np.zeros(40, dtype=np.int8)
+        mask[first - 1] = 7  # entries around the hand's run stay as they were
+        expected = mask.copy()
+        for s, card in enumerate(hand):
+            if card != EMPTY:
+                expected[first + s] = 1
+        mark_occupied_slots(memoryview(mask), first, hand)
+        assert mask.tolist() == expected.tolist()

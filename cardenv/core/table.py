@@ -154,7 +154,8 @@ class CardTable:
         return [s for s, card in enumerate(self.hands[player]) if card != EMPTY]
 
     def num_occupied(self, player: int) -> int:
-        return sum(1 for card in self.hands[player] if card != EMPTY)
+        hand = self.hands[player]
+        return len(hand) - hand.count(EMPTY)
 
     def cards_in_hand(self, player: int) -> list[int]:
         return [card for card in self.hands[player] if card != EMPTY]
@@ -193,10 +194,10 @@ class CardTable:
     def first_empty_or_new_slot(self, player: int, card: int) -> int:
         """Put ``card`` into the first empty slot, else a new slot; return the slot."""
         hand = self.hands[player]
-        for s, existing in enumerate(hand):
-            if existing == EMPTY:
-                hand[s] = card
-                return s
+        if EMPTY in hand:
+            slot = hand.index(EMPTY)
+            hand[slot] = card
+            return slot
         return self.append_slot(player, card)
 
     def swap_slots(self, player_a: int, slot_a: int, player_b: int, slot_b: int) -> None:

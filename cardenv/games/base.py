@@ -32,6 +32,21 @@ MAX_HAND_SLOTS_LIMIT = 64  # the largest max_hand_slots accepted
 MAX_RECENT_EVENTS = 256  # the largest recent_events accepted
 
 
+_ONES = memoryview(b"\x01" * MAX_HAND_SLOTS_LIMIT).cast("b")  # a run of legal ids, for mark_occupied_slots
+
+
+def mark_occupied_slots(mask: memoryview, first: int, hand: list[int]) -> None:
+    """Mark ``first + s`` legal in ``mask`` (a legal mask as a memoryview) for every
+    occupied slot ``s`` of ``hand``: a full hand in one slice assignment, which costs
+    about half the loop over its slots."""
+    if EMPTY not in hand and len(hand) <= len(_ONES):
+        mask[first: first + len(hand)] = _ONES[: len(hand)]
+        return
+    for s, card in enumerate(hand):
+        if card != EMPTY:
+            mask[first + s] = 1
+
+
 def copy_generator(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in the same state (a third of deepcopy's cost)."""
     bit_generator = type(rng.bit_generator)()

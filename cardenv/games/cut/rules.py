@@ -42,7 +42,7 @@ from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, points_table, stan
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult
+from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots
 
 CALLER_PENALTY = 10  # C-16
 FIVE = RANK_NAMES.index("5")
@@ -230,19 +230,13 @@ class CutState(CardGameState):
             self._mask_own_slots(mask, "give", p)
 
     def _mask_own_slots(self, mask: memoryview, kind: str, p: int) -> None:
-        first = self.action_table.first(kind)
-        for s, card in enumerate(self.table.hands[p]):
-            if card != EMPTY:
-                mask[first + s] = 1
+        mark_occupied_slots(mask, self.action_table.first(kind), self.table.hands[p])
 
     def _mask_opponent_slots(self, mask: memoryview, kind: str, p: int) -> None:
         n = self.num_players
         firsts, hands = self.action_table.seat_firsts(kind), self.table.hands
         for offset in range(1, n):
-            first = firsts[offset]
-            for s, card in enumerate(hands[(p + offset) % n]):
-                if card != EMPTY:
-                    mask[first + s] = 1
+            mark_occupied_slots(mask, firsts[offset], hands[(p + offset) % n])
 
     def _has_room_for_penalty(self, p: int) -> bool:
         hand = self.table.hands[p]

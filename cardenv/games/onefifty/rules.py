@@ -20,7 +20,7 @@ from cardenv.core.events import PUBLIC
 from cardenv.core.cards import JACK, KING, QUEEN, TEN, IS_RED, points_table, standard_deck
 from cardenv.core.scoring import first_clockwise_after, lowest
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult
+from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots
 
 def _points(card_type: int) -> int:
     """O-02: A = 1, 2–9 face value, red 10 = 0, black 10 = 10, J/Q/K = 20."""
@@ -149,14 +149,8 @@ class OneFiftyState(CardGameState):
         if phase == Phase.MAIN:
             if table.discard_pile:
                 if len(hand) < self.config.max_hand_slots:  # room for a penalty slot
-                    first = at.first("match_select")
-                    for s, card in enumerate(hand):
-                        if card != EMPTY:
-                            mask[first + s] = 1
-                first = at.first("take")
-                for s, card in enumerate(hand):
-                    if card != EMPTY:
-                        mask[first + s] = 1
+                    mark_occupied_slots(mask, at.first("match_select"), hand)
+                mark_occupied_slots(mask, at.first("take"), hand)
             mask[at.first("draw")] = 1
             if self.caller is None:
                 mask[at.first("call")] = 1
@@ -167,24 +161,15 @@ class OneFiftyState(CardGameState):
                     mask[first + s] = 1
             mask[at.first("match_confirm")] = 1
         elif phase == Phase.DRAWN:
-            first = at.first("swap")
-            for s, card in enumerate(hand):
-                if card != EMPTY:
-                    mask[first + s] = 1
+            mark_occupied_slots(mask, at.first("swap"), hand)
             mask[at.first("discard")] = 1
         elif phase == Phase.JACK_OWN or phase == Phase.QUEEN_PEEK:
-            first = at.first("jack_own" if phase == Phase.JACK_OWN else "queen_peek")
-            for s, card in enumerate(hand):
-                if card != EMPTY:
-                    mask[first + s] = 1
+            mark_occupied_slots(mask, at.first("jack_own" if phase == Phase.JACK_OWN else "queen_peek"), hand)
         elif phase == Phase.JACK_TARGET:
             n = self.num_players
             firsts = at.seat_firsts("jack_target")
             for offset in range(1, n):
-                first = firsts[offset]
-                for s, card in enumerate(table.hands[(p + offset) % n]):
-                    if card != EMPTY:
-                        mask[first + s] = 1
+                mark_occupied_slots(mask, firsts[offset], table.hands[(p + offset) % n])
         elif phase == Phase.AFTER_ACTION:
             mask[at.first("pass")] = 1
             if self.caller is None:
