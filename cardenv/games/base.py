@@ -382,9 +382,10 @@ class RoundGameState:
         """Record an event; ``text`` may place the cards with ``{cards}``; ``places`` are
         the ``(seat, slot)`` pairs involved. ``kind`` is one of the ruleset's
         ``event_kinds``, which the observation's event piece is built from."""
-        kind_id = self.event_kind_index.get(kind)
-        if kind_id is None:
-            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds")
+        try:
+            kind_id = self.event_kind_index[kind]
+        except KeyError:
+            raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds") from None
         face_up = self._card_types_of(cards) if visible_to is PUBLIC and cards else ()
         clock = self.table.knowledge.clock
         self.events.append(Event(clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
