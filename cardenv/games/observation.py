@@ -532,7 +532,7 @@ class TableObserver(Observer):
             drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % config.num_players,
             EMPTY if caller is None else caller, state.final_turns_left, state.turns_completed, len(table.draw_pile),
             len(discards), scores, state.event_records, self._event_tables[observer], self._event_encoding.face_sums,
-            int(knowledge.decided_at[observer]), config.memory == "none", recent_events)
+            knowledge.decided_at.item(observer), config.memory == "none", recent_events)
         self._fill_ruleset_pieces(state, observer, flat, self._starts)
         return buffer.copy() if out is None else out
 

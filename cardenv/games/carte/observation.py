@@ -402,7 +402,7 @@ class CarteObserver(Observer):
         target[at["event_kind"]:].fill(0)
         if config.recent_events:
             self._event_encoding.write(target, state.event_records, self._event_tables[observer],
-                                       int(state.table.knowledge.decided_at[observer]), config.memory == "none")
+                                       state.table.knowledge.decided_at.item(observer), config.memory == "none")
 
 
 class _SeatTail:
