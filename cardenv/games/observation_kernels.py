@@ -64,18 +64,6 @@ def table_piece(tables: np.ndarray, k: int) -> np.ndarray:
 
 
 @compiled
-def where_hands_start(hands, num_seats: int) -> np.ndarray:
-    """Where each seat's hand starts in ``hands`` (every hand, seats absolute, each as its
-    length then its cards; see :func:`cardenv.games.observation.hands_array`)."""
-    starts = np.empty(num_seats, dtype=np.int64)
-    at = 0
-    for seat in range(num_seats):
-        starts[seat] = at
-        at += 1 + hands[at]
-    return starts
-
-
-@compiled
 def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray, known: np.ndarray,
                        tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int, drawn_card: int,
                        phase: int, current_row: int, caller: int, final_turns_left: int, turns_completed: int,
@@ -109,12 +97,14 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
     knowers_column = 1 + identity_width
     width = knowers_column + n
     slots_per_seat = destinations.shape[0] // (width * n)
-    hand_starts = where_hands_start(hands, n)
+    # The hands in seat order (no array of where each starts: an allocation per call
+    # costs more than the walk); the seat k seats on from the observer is row k.
+    observer = knowers[0]
+    at = 0
     for seat in range(n):
-        if hands[hand_starts[seat]] > slots_per_seat:  # the destinations would run out: never write past them
+        if hands[at] > slots_per_seat:  # the destinations would run out: never write past them
             raise ValueError("a hand holds more slots than max_hand_slots")
-    for r in range(n):
-        at = hand_starts[knowers[r]]
+        r = (seat - observer) % n
         for s in range(hands[at]):
             card = hands[at + 1 + s]
             if card < 0:
@@ -128,6 +118,7 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
             for k in range(n):
                 if known[knowers[k], card]:
                     buffer[destinations[row + knowers_column + k]] = 1.0
+        at += 1 + hands[at]
     if top_discard >= 0:
         buffer[starts[TOP_DISCARD]: starts[TOP_DISCARD] + identity_width] = identity_of_type[card_types[top_discard]]
     if drawn_card >= 0:
@@ -137,14 +128,14 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
     buffer[starts[PHASE] + phase] = 1.0
     if current_row >= 0:
         buffer[starts[CURRENT_PLAYER] + current_row] = 1.0
-    counts = np.zeros(copies.shape[0], dtype=np.int64)
+    # Counted in the buffer itself (whole numbers, exact in float32), then divided.
+    start = starts[ACCOUNTED]
     for card in range(shown.shape[0]):
         if shown[card] or card == top_discard:
-            counts[card_types[card]] += 1
-    start = starts[ACCOUNTED]
+            buffer[start + card_types[card]] += 1.0
     for card_type in range(copies.shape[0]):
-        if counts[card_type]:
-            buffer[start + card_type] = counts[card_type] / copies[card_type]
+        if buffer[start + card_type] != 0.0:
+            buffer[start + card_type] = int(buffer[start + card_type]) / copies[card_type]
     write_turn_pieces(buffer, starts[TURNS], knowers, caller, final_turns_left, turns_completed, draw_pile_size,
                       discard_pile_size, scores, table_piece(tables, TURN_DIVISORS))
 
@@ -275,11 +266,13 @@ HAND_AT, KNOWN_AT, SIZES_AT, SELECTION_AT, IN_GAME_AT, SCORES_AT, STARTED_AT, SA
 
 
 @compiled
-def write_seat_pieces(out: np.ndarray, hands, seats: np.ndarray, card_types: np.ndarray, known: np.ndarray,
+def write_seat_pieces(out: np.ndarray, hands, num_seats: int, first_seat: int, card_types: np.ndarray,
+                      known: np.ndarray,
                       shown: np.ndarray, every_row: bool, offsets: np.ndarray, weight: np.ndarray, deck_size: int,
                       selection: np.ndarray, seat_facts, starting_score: int) -> None:
     """Write hands counted per card type and each seat's facts into ``out`` (zero
-    there), row r for seat ``seats[r]``, each piece at its entry of ``offsets``
+    there), row r for seat ``(first_seat + r) % num_seats``, each piece at its entry of
+    ``offsets``
     (``hands``: every hand, seats absolute, each as its length then its cards; a card's
     type is ``min(card_types[card], len(weight) - 1)``, so every joker counts as the
     last type). For row 0, or every row when ``every_row``: the hand's count of each
@@ -292,13 +285,12 @@ def write_seat_pieces(out: np.ndarray, hands, seats: np.ndarray, card_types: np.
     row as in game (1 unless eliminated), score / ``starting_score`` (where above 0),
     started and said carte."""
     num_types = weight.shape[0]
-    n = seats.shape[0]
-    hand_starts = where_hands_start(hands, n)
+    n = num_seats
     counts = np.zeros(num_types, dtype=np.int64)
     hand_at, known_at = offsets[HAND_AT], offsets[KNOWN_AT]
-    for r in range(n):
-        seat = seats[r]
-        at = hand_starts[seat]
+    at = 0  # where the hand of ``seat`` starts, walking the hands in seat order
+    for seat in range(n):
+        r = (seat - first_seat) % n
         size = hands[at]
         base = r * num_types
         if every_row or r == 0:
@@ -333,6 +325,7 @@ def write_seat_pieces(out: np.ndarray, hands, seats: np.ndarray, card_types: np.
             out[offsets[STARTED_AT] + r] = 1.0
         if seat_facts[3 * n + seat]:
             out[offsets[SAID_AT] + r] = 1.0
+        at += 1 + size
     for t in range(selection.shape[0]):
         if selection[t]:
             out[offsets[SELECTION_AT] + t] = selection[t] * weight[t]

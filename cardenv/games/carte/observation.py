@@ -72,11 +72,6 @@ class CarteObserver(Observer):
             "hands" if omniscient else "hand", "known_to_all" if omniscient else "known_cards", "hand_size",
             "selection", "in_game", "scores", "started", "said_carte")], dtype=np.int64)
             for omniscient, at in self._starts.items()}
-        # Per observer (None: the global state), the seat of each row.
-        n = config.num_players
-        self._seat_order = {observer: [p if observer is None else (observer + p) % n for p in range(n)]
-                            for observer in [None, *range(n)]}
-        self._seat_arrays = {observer: np.array(seats) for observer, seats in self._seat_order.items()}
         for layout in (self.layout, self.state_layout):  # as write_piles reads them: one after another
             pieces = layout.pieces
             names = ["top_of_pile", "pile_counts", "pile_order", "stock_order", "stock_size", "pile_size", "turned_over"]
@@ -283,8 +278,9 @@ class CarteObserver(Observer):
         # observation's row 0, those every player knows; other rows, those shown to the
         # observer; then the seat's facts, and the selection where shown.
         table_observation.observation_kernels.write_seat_pieces(
-            target, hands_array(table.hands), self._seat_arrays[observer], table.card_types, table.knowledge.known,
-            self._no_cards if shown is None else shown, observer is None, self._seat_offsets[observer is None],
+            target, hands_array(table.hands), n, 0 if observer is None else observer, table.card_types,
+            table.knowledge.known, self._no_cards if shown is None else shown, observer is None,
+            self._seat_offsets[observer is None],
             self._weights, DECK_SIZE, state.selection if shows_selection else NO_SELECTION,
             array("q", [*state.eliminated, *state.scores, *state.started, *state.said_carte]), config.starting_score)
         out[turns_at] = state.turns_completed / config.max_turns_per_round
