@@ -349,24 +349,17 @@ class TableObserver(Observer):
             identity[types, 1 + self.num_ranks] = IS_RED[types]
         identity[types, -1] = self._scaled_points[: self.num_types]
         self._identity_of_type = identity
-        # The seats in row order: relative to each observer, absolute for None (the global state).
-        self._seats_from = {observer: [(observer + k) % n for k in range(n)] for observer in range(n)}
-        self._seats_from[None] = list(range(n))
         head_starts = [pieces[name].start for name in (
             "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted", "caller")]
         # What the turn pieces are divided by (write_turn_pieces), and the seats of the
         # global state, in order.
         self._turn_divisors = np.array([n - 1, config.max_turns_per_round, len(self.deck), config.target_score])
-        self._absolute_seats = np.arange(n)
-        # Per observer, the tables of write_table_pieces, packed.
+        # The tables of write_table_pieces, packed.
         kernels = observation_kernels
-        self._card_tables = []
-        for observer in range(n):
-            tables = [None] * 5
-            tables[kernels.KNOWERS], tables[kernels.SLOT_DESTINATIONS] = self._seats_from[observer], slot_destinations
-            tables[kernels.PIECE_STARTS], tables[kernels.COPIES] = head_starts, self.copies
-            tables[kernels.TURN_DIVISORS] = self._turn_divisors
-            self._card_tables.append(kernels.pack_tables(tables))
+        tables = [None] * 4
+        tables[kernels.SLOT_DESTINATIONS], tables[kernels.PIECE_STARTS] = slot_destinations, head_starts
+        tables[kernels.COPIES], tables[kernels.TURN_DIVISORS] = self.copies, self._turn_divisors
+        self._card_tables = kernels.pack_tables(tables)
         self._make_buffers()
 
     def _make_buffers(self) -> None:
@@ -527,8 +520,8 @@ class TableObserver(Observer):
         # imply; under memory="none" only those since the observer's previous decision
         # (older ones are the agent's to remember).
         observation_kernels.write_table_observation(
-            buffer, hands_array(table.hands), knowledge.shown_to(observer, config.memory), table.card_types,
-            knowledge.known, self._card_tables[observer], self._identity_of_type, discards[-1] if discards else EMPTY,
+            buffer, observer, hands_array(table.hands), knowledge.shown_to(observer, config.memory), table.card_types,
+            knowledge.known, self._card_tables, self._identity_of_type, discards[-1] if discards else EMPTY,
             drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % config.num_players,
             EMPTY if caller is None else caller, state.final_turns_left, state.turns_completed, len(table.draw_pile),
             len(discards), scores, state.event_records, self._event_tables[observer], self._event_encoding.face_sums,
@@ -581,7 +574,7 @@ class TableObserver(Observer):
         self._fill_ruleset_pieces(state, None, memoryview(vector), self._state_starts)
         caller = state.caller
         observation_kernels.write_turn_pieces(
-            vector, self.state_layout.pieces["caller"].start, self._absolute_seats, -1 if caller is None else caller,
+            vector, self.state_layout.pieces["caller"].start, 0, config.num_players, -1 if caller is None else caller,
             state.final_turns_left, state.turns_completed, len(table.draw_pile), len(table.discard_pile),
             np.array(state.scores, dtype=np.float64), self._turn_divisors)
         return vector

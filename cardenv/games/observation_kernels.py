@@ -41,7 +41,7 @@ HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the o
 # (:func:`pack_tables`): numba converts every array argument on every call (about 35 ns
 # each, more than most of the loops' work), one vector once. The tables of the card
 # pieces (see :func:`write_table_pieces`), by index:
-KNOWERS, SLOT_DESTINATIONS, PIECE_STARTS, COPIES, TURN_DIVISORS = range(5)
+SLOT_DESTINATIONS, PIECE_STARTS, COPIES, TURN_DIVISORS = range(4)
 # … and those of the event pieces (see :func:`write_recent_events`):
 KIND_COLUMNS, FIRST_SLOT_COLUMNS, FACE_COLUMNS, COLUMN_BASE, COLUMN_STEP, EVENT_SETTINGS = range(6)
 # ``EVENT_SETTINGS`` holds these, in order:
@@ -64,42 +64,41 @@ def table_piece(tables: np.ndarray, k: int) -> np.ndarray:
 
 
 @compiled
-def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray, known: np.ndarray,
-                       tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int, drawn_card: int,
+def write_table_pieces(buffer: np.ndarray, observer: int, hands, shown: np.ndarray, card_types: np.ndarray,
+                       known: np.ndarray, tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int,
+                       drawn_card: int,
                        phase: int, current_row: int, caller: int, final_turns_left: int, turns_completed: int,
                        draw_pile_size: int, discard_pile_size: int, scores: np.ndarray) -> None:
-    """Write the slot pieces, the top discard, the drawn card, ``phase``,
+    """Write ``observer``'s slot pieces, the top discard, the drawn card, ``phase``,
     ``current_player``, ``accounted`` and the turn pieces (see
-    :func:`write_turn_pieces`, at ``starts[TURNS]``, seats in ``knowers`` order) into
-    ``buffer``, zeroing the rest. ``tables`` (:func:`pack_tables`) holds ``knowers``,
-    ``destinations``, ``starts``, ``copies`` and ``turn_divisors``, in the order of
-    ``KNOWERS`` … ``TURN_DIVISORS``.
+    :func:`write_turn_pieces`, at ``starts[TURNS]``, row k for the seat k seats on from
+    the observer) into ``buffer``, zeroing the rest. ``tables`` (:func:`pack_tables`)
+    holds ``destinations``, ``starts``, ``copies`` and ``turn_divisors``, in the order of
+    ``SLOT_DESTINATIONS`` … ``TURN_DIVISORS``.
 
     ``hands``: every seat's hand, seats absolute, each as its length then its slots'
-    cards (-1 for an empty slot). ``knowers``: the seats from the observer's
-    (``knowers[k]`` is k seats on). A slot's row is ``slot_present``, then its card's
+    cards (-1 for an empty slot). A slot's row is ``slot_present``, then its card's
     identity row (``identity_of_type[type]``: 1, rank one-hot, red where colour shows,
-    points; only if ``shown``), then ``known[knowers[k], card]`` for each knower k;
-    entry j of the row of slot s of the seat k seats on (slot i = k × slots per seat +
-    s) lands at ``destinations[i * width + j]``. The top discard's
+    points; only if ``shown``), then whether each knower knows it (``known[seat,
+    card]``, knower k the seat k seats on from the observer); entry j of the row of slot
+    s of the seat k seats on (slot i = k × slots per seat + s) lands at
+    ``destinations[i * width + j]``. The top discard's
     and the drawn card's pieces (present, rank, red, points) are an identity row at
     ``starts[TOP_DISCARD]`` / ``starts[DRAWN_CARD]``; ``drawn_card`` is the observer's
     own drawn card, -1 for none or ``HELD_BY_ANOTHER`` (present only). ``current_row``
     is -1 when nobody is to act. ``accounted``: per card type, the cards shown or on top
     of the discard pile (``top_discard``, -1 for none), divided by the type's copies."""
-    knowers = table_piece(tables, KNOWERS)
     destinations = table_piece(tables, SLOT_DESTINATIONS)
     starts = table_piece(tables, PIECE_STARTS)
     copies = table_piece(tables, COPIES)
     buffer[:] = 0.0
-    n = knowers.shape[0]
+    n = known.shape[0]
     identity_width = identity_of_type.shape[1]
     knowers_column = 1 + identity_width
     width = knowers_column + n
     slots_per_seat = destinations.shape[0] // (width * n)
     # The hands in seat order (no array of where each starts: an allocation per call
     # costs more than the walk); the seat k seats on from the observer is row k.
-    observer = knowers[0]
     at = 0
     for seat in range(n):
         if hands[at] > slots_per_seat:  # the destinations would run out: never write past them
@@ -116,7 +115,7 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
                 for j in range(identity_width):
                     buffer[destinations[row + 1 + j]] = identity_of_type[card_type, j]
             for k in range(n):
-                if known[knowers[k], card]:
+                if known[(observer + k) % n, card]:
                     buffer[destinations[row + knowers_column + k]] = 1.0
         at += 1 + hands[at]
     if top_discard >= 0:
@@ -136,12 +135,12 @@ def write_table_pieces(buffer: np.ndarray, hands, shown: np.ndarray, card_types:
     for card_type in range(copies.shape[0]):
         if buffer[start + card_type] != 0.0:
             buffer[start + card_type] = int(buffer[start + card_type]) / copies[card_type]
-    write_turn_pieces(buffer, starts[TURNS], knowers, caller, final_turns_left, turns_completed, draw_pile_size,
+    write_turn_pieces(buffer, starts[TURNS], observer, n, caller, final_turns_left, turns_completed, draw_pile_size,
                       discard_pile_size, scores, table_piece(tables, TURN_DIVISORS))
 
 
 @compiled
-def write_table_observation(buffer: np.ndarray, hands, shown: np.ndarray, card_types: np.ndarray,
+def write_table_observation(buffer: np.ndarray, observer: int, hands, shown: np.ndarray, card_types: np.ndarray,
                             known: np.ndarray, tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int,
                             drawn_card: int, phase: int, current_row: int, caller: int, final_turns_left: int,
                             turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray,
@@ -149,33 +148,30 @@ def write_table_observation(buffer: np.ndarray, hands, shown: np.ndarray, card_t
                             only_new: bool, with_events: bool) -> None:
     """:func:`write_table_pieces`, then (``with_events``) :func:`write_recent_events`
     into the same buffer: one compiled call per observation."""
-    write_table_pieces(buffer, hands, shown, card_types, known, tables, identity_of_type, top_discard, drawn_card,
-                       phase, current_row, caller, final_turns_left, turns_completed, draw_pile_size,
+    write_table_pieces(buffer, observer, hands, shown, card_types, known, tables, identity_of_type, top_discard,
+                       drawn_card, phase, current_row, caller, final_turns_left, turns_completed, draw_pile_size,
                        discard_pile_size, scores)
     if with_events:
         write_recent_events(buffer, records, event_tables, face_sums, since_clock, only_new)
 
 
 @compiled
-def write_turn_pieces(buffer: np.ndarray, start: int, seats: np.ndarray, caller: int, final_turns_left: int,
+def write_turn_pieces(buffer: np.ndarray, start: int, first_seat: int, n: int, caller: int, final_turns_left: int,
                       turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray,
                       turn_divisors: np.ndarray) -> None:
     """Write the turn pieces (``caller`` … ``scores``, one run from ``start``) into
-    ``buffer`` (zero there), the seat axes in ``seats`` order: ``caller`` one-hot (-1
-    for no call) and the final turns left; the turns completed; the draw and discard
-    pile sizes; each seat's score. ``turn_divisors``: players − 1,
+    ``buffer`` (zero there), row r of the seat axes for seat ``(first_seat + r) % n``:
+    ``caller`` one-hot (-1 for no call) and the final turns left; the turns completed;
+    the draw and discard pile sizes; each seat's score. ``turn_divisors``: players − 1,
     max_turns_per_round, cards in the deck, target_score."""
-    n = seats.shape[0]
     if caller >= 0:
-        for row in range(n):
-            if seats[row] == caller:
-                buffer[start + row] = 1.0
+        buffer[start + (caller - first_seat) % n] = 1.0
         buffer[start + n] = final_turns_left / turn_divisors[0]
     buffer[start + n + 1] = turns_completed / turn_divisors[1]
     buffer[start + n + 2] = draw_pile_size / turn_divisors[2]
     buffer[start + n + 3] = discard_pile_size / turn_divisors[2]
     for row in range(n):
-        buffer[start + n + 4 + row] = scores[seats[row]] / turn_divisors[3]
+        buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[3]
 
 
 @compiled
