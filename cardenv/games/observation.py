@@ -306,7 +306,7 @@ class TableObserver(Observer):
         # Per observer, where each entry of the event rows (seats absolute) lands in the
         # observation, whose seat columns are relative to the observer.
         n, num_slots = config.num_players, config.max_hand_slots
-        self._event_scatter = [row_scatter(destinations) for destinations in seat_relative_destinations(
+        event_scatter = [row_scatter(destinations) for destinations in seat_relative_destinations(
             piece_destinations(self.layout, event_columns, config.recent_events),
             [(actor_column, 1), (places_column, num_slots)], n)]
         # Where each piece starts, in the observation and in the global state.
@@ -332,7 +332,7 @@ class TableObserver(Observer):
             self.state_class, self.shown_event_kinds, kind_column, actor_column, places_column, num_slots, {},
             face_columns, face_up_sums(face_columns, weights, self.copies, np.float32))
         self._event_tables = [self._event_encoding.tables_for(scatter, pieces["event_new"].start, config.recent_events)
-                              for scatter in self._event_scatter]
+                              for scatter in event_scatter]
         # A slot's row holds the slot pieces side by side: slot_present, the identity
         # columns (slot_known … slot_points), the knowers (slot_known_by).
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
@@ -351,8 +351,7 @@ class TableObserver(Observer):
         self._identity_of_type = identity
         head_starts = [pieces[name].start for name in (
             "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted", "caller")]
-        # What the turn pieces are divided by (write_turn_pieces), and the seats of the
-        # global state, in order.
+        # What the turn pieces are divided by (write_turn_pieces).
         self._turn_divisors = np.array([n - 1, config.max_turns_per_round, len(self.deck), config.target_score])
         # The tables of write_table_pieces, packed.
         kernels = observation_kernels

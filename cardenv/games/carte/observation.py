@@ -91,7 +91,7 @@ class CarteObserver(Observer):
         starts = np.cumsum([0] + [width for _, width in widths]).tolist()
         event_columns = [(name, low, low + width) for (name, width), low in zip(widths, starts)]
         actor_column, cards_column, meld_column = starts[1:4]
-        self._event_scatter = [
+        event_scatter = [
             row_scatter(destinations - self._tail_start) for destinations in seat_relative_destinations(
                 piece_destinations(self.layout, event_columns, config.recent_events), [(actor_column, 1)], n)]
         # A card shown face up counts in its type's column (every joker in one), weighing
@@ -105,7 +105,7 @@ class CarteObserver(Observer):
             face_up_sums(face_columns, weights, np.bincount(self.deck), np.float64))
         self._event_tables = [
             self._event_encoding.tables_for(scatter, self._tail_at["event_new"], config.recent_events)
-            for scatter in self._event_scatter]
+            for scatter in event_scatter]
         self._make_buffers()
 
     def _make_buffers(self) -> None:
