@@ -461,7 +461,7 @@ class CardGameState(RoundGameState):
             table.deal(INITIAL_SLOTS, self.seats_in_play())  # an eliminated seat gets no cards
         for p in self.seats_in_play():
             hand = table.hands[p]
-            slots = [s for s in PEEKED_SLOTS if s < len(hand) and hand[s] != EMPTY]
+            slots = [s for s in PEEKED_SLOTS if table.is_occupied(p, s)]
             peeked = tuple([hand[s] for s in slots])
             table.knowledge.reveal(p, peeked)
             self.log("peek", p, peeked, (p,), "sees own bottom row: {cards}", places=tuple([(p, s) for s in slots]))

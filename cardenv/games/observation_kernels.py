@@ -10,7 +10,9 @@ was most of the time. A compiled loop writes the slot block in about a seventh o
 time of those calls, and the whole step through ``env()`` of a slot ruleset runs about a
 quarter fewer instructions (docs/performance.md). The event rows are read straight
 from the integer records the engine logs with each event
-(:func:`cardenv.core.events.append_event_record`), newest first.
+(:func:`cardenv.core.events.append_event_record`), newest first. A slot observation
+is one compiled call (:func:`write_table_observation`), its fixed tables packed into one
+vector (:func:`pack_tables`).
 ``tests/test_observation_reference.py`` and ``tests/test_carte_observation_reference.py``
 check the results bit for bit against straightforward Python references.
 
@@ -66,9 +68,8 @@ def table_piece(tables: np.ndarray, k: int) -> np.ndarray:
 @compiled
 def write_table_pieces(buffer: np.ndarray, observer: int, hands, shown: np.ndarray, card_types: np.ndarray,
                        known: np.ndarray, tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int,
-                       drawn_card: int,
-                       phase: int, current_row: int, caller: int, final_turns_left: int, turns_completed: int,
-                       draw_pile_size: int, discard_pile_size: int, scores: np.ndarray) -> None:
+                       drawn_card: int, phase: int, current_row: int, caller: int, final_turns_left: int,
+                       turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray) -> None:
     """Write ``observer``'s slot pieces, the top discard, the drawn card, ``phase``,
     ``current_player``, ``accounted`` and the turn pieces (see
     :func:`write_turn_pieces`, at ``starts[TURNS]``, row k for the seat k seats on from
@@ -263,15 +264,14 @@ HAND_AT, KNOWN_AT, SIZES_AT, SELECTION_AT, IN_GAME_AT, SCORES_AT, STARTED_AT, SA
 
 @compiled
 def write_seat_pieces(out: np.ndarray, hands, num_seats: int, first_seat: int, card_types: np.ndarray,
-                      known: np.ndarray,
-                      shown: np.ndarray, every_row: bool, offsets: np.ndarray, weight: np.ndarray, deck_size: int,
-                      selection: np.ndarray, seat_facts, starting_score: int) -> None:
+                      known: np.ndarray, shown: np.ndarray, every_row: bool, offsets: np.ndarray,
+                      weight: np.ndarray, deck_size: int, selection: np.ndarray, seat_facts,
+                      starting_score: int) -> None:
     """Write hands counted per card type and each seat's facts into ``out`` (zero
     there), row r for seat ``(first_seat + r) % num_seats``, each piece at its entry of
-    ``offsets``
-    (``hands``: every hand, seats absolute, each as its length then its cards; a card's
-    type is ``min(card_types[card], len(weight) - 1)``, so every joker counts as the
-    last type). For row 0, or every row when ``every_row``: the hand's count of each
+    ``offsets`` (``hands``: every hand, seats absolute, each as its length then its
+    cards; a card's type is ``min(card_types[card], len(weight) - 1)``, so every joker
+    counts as the last type). For row 0, or every row when ``every_row``: the hand's count of each
     type × ``weight[type]`` at ``HAND_AT + r × types``, and the cards every player
     knows (a column of ``known`` all true) added up at ``KNOWN_AT + r × types``; for
     the other rows only the cards ``shown`` to the observer, added up there. Each row's
@@ -332,7 +332,7 @@ def write_piles(out: np.ndarray, top_at: int, deck_size: int, pile, stock, stock
                 shown: np.ndarray, show_all: bool, turned_over: bool, code: np.ndarray,
                 weight: np.ndarray) -> None:
     """Write the piles into ``out`` from ``top_at``, zeroing them first: the top card's
-    type one-hot (types as in :func:`write_hand_counts`), the pile's shown cards
+    type one-hot (types as in :func:`write_seat_pieces`), the pile's shown cards
     counted per type × ``weight[type]``, the pile's order bottom first and the stock's
     order top first, ``deck_size`` entries each, holding ``code[type]`` for each card
     shown (``show_all``, or ``shown[card]``; the pile's top card always); then the
@@ -358,11 +358,10 @@ def write_piles(out: np.ndarray, top_at: int, deck_size: int, pile, stock, stock
             out[counts_at + t] = counts[t] * weight[t]
     if size:
         out[top_at + min(card_types[pile[size - 1]], num_types - 1)] = 1.0
-    if len(stock):
-        for i in range(stock_size):
-            card = stock[i]
-            if show_all or shown[card]:
-                out[stock_at + stock_size - 1 - i] = code[min(card_types[card], num_types - 1)]
+    for i in range(len(stock)):
+        card = stock[i]
+        if show_all or shown[card]:
+            out[stock_at + len(stock) - 1 - i] = code[min(card_types[card], num_types - 1)]
     out[sizes_at] = stock_size / deck_size
     out[sizes_at + 1] = size / deck_size
     out[sizes_at + 2] = 1.0 if turned_over else 0.0
