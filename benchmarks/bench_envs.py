@@ -247,9 +247,7 @@ def main(argv: list[str] | None = None) -> dict:
             best[name] = max(best[name], decisions / elapsed)
 
     references = [name for name in REFERENCES if best.get(name)]
-    versions = peer_versions()
-    print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())
-          + f"; {args.repeats}× {args.seconds:g}s each, best kept; env seeded once per run")
+    settings = run_settings(args, peer_versions(), "env seeded once per run")
     if best:
         width = max(len(name) for name in best)
         header = f"{'environment':<{width}}  {'decisions/s':>12}" + "".join(
@@ -268,8 +266,7 @@ def main(argv: list[str] | None = None) -> dict:
         "decisions_per_second": best,
         "skipped": skipped,
         "ratios": {ref: {name: rate / best[ref] for name, rate in best.items()} for ref in references},
-        "settings": {"seconds": args.seconds, "repeats": args.repeats, "seeding": "once per run",
-                     "python": platform.python_version(), "versions": versions},
+        "settings": {**settings, "seeding": "once per run"},
     }
     write_json(args.json, result)
     return result
@@ -291,6 +288,15 @@ def ruleset_options(description: str, argv: list[str] | None, rulesets: list[str
     if unknown:
         parser.error(f"--only {unknown[0]!r} is not a ruleset; expected one of {', '.join(rulesets)}")
     return args, [r for r in rulesets if not args.only or r in args.only]
+
+
+def run_settings(args: argparse.Namespace, versions: dict[str, str], note: str = "") -> dict:
+    """Print the line that says how a script measured (Python and library versions,
+    ``--repeats`` × ``--seconds``, ``note``) and return the same as a dict, for its JSON."""
+    print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())
+          + f"; {args.repeats}× {args.seconds:g}s each, best kept" + (f"; {note}" if note else ""))
+    return {"python": platform.python_version(), "versions": versions, "seconds": args.seconds,
+            "repeats": args.repeats}
 
 
 def write_json(path: str | None, result: dict) -> None:

@@ -22,7 +22,6 @@ log (``log``), and its integer records alone.
 from __future__ import annotations
 
 import contextlib
-import platform
 import sys
 from collections.abc import Callable, Iterator
 from importlib import metadata
@@ -35,7 +34,7 @@ from cardenv.games import base as engine_base
 from cardenv.games import observation as table_observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_envs import cardenv_rulesets, engine_runner, ruleset_options, write_json
+from bench_envs import cardenv_rulesets, engine_runner, ruleset_options, run_settings, write_json
 
 
 @contextlib.contextmanager
@@ -105,9 +104,7 @@ def measure(ruleset: str, seconds: float, repeats: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> dict:
     args, rulesets = ruleset_options(__doc__, argv, cardenv_rulesets(), seconds=1.0, repeats=4)
 
-    versions = {d: metadata.version(d) for d in ("cardenv", "numpy", "numba")}
-    print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())
-          + f"; {args.repeats}× {args.seconds:g}s each, best kept")
+    settings = run_settings(args, {d: metadata.version(d) for d in ("cardenv", "numpy", "numba")})
     results = {}
     for ruleset in rulesets:
         best = measure(ruleset, args.seconds, args.repeats)
@@ -117,8 +114,7 @@ def main(argv: list[str] | None = None) -> dict:
         for name, us in best.items():
             print(f"{name:40s} {us:12.2f} {everything - us:9.2f}")
         results[ruleset] = {"us_per_decision": best, "saves_us": {k: everything - v for k, v in best.items()}}
-    result = {"python": platform.python_version(), "versions": versions, "seconds": args.seconds,
-              "repeats": args.repeats, "rulesets": results}
+    result = {**settings, "rulesets": results}
     write_json(args.json, result)
     return result
 

@@ -21,7 +21,6 @@ most linearly with the table.
 from __future__ import annotations
 
 import gc
-import platform
 import sys
 import time
 import tracemalloc
@@ -34,7 +33,8 @@ import numpy as np
 import cardenv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_envs import play_random, ruleset_options, write_json  # play_random: the loop of bench_envs.py's env() rows
+# play_random: the loop of bench_envs.py's env() rows
+from bench_envs import play_random, ruleset_options, run_settings, write_json
 
 # Player counts measured per ruleset: 3, 4 and 6 where the rules allow, and 8 for kaboom.
 PLAYER_COUNTS = {"onefifty_v0": (3, 4, 6), "cut_v0": (3, 4, 6), "kaboom_v0": (3, 4, 6, 8), "carte_v0": (3, 4, 6)}
@@ -122,12 +122,10 @@ def main(argv: list[str] | None = None) -> dict:
              "us_per_observation": best_observe[i], "observation_size": row.observation_size,
              "memory_bytes": env_memory(row.ruleset, row.num_players)} for i, row in enumerate(measured)]
 
-    versions = {d: metadata.version(d) for d in ("cardenv", "pettingzoo", "numpy")}
-    print(f"python {platform.python_version()}, " + ", ".join(f"{k} {v}" for k, v in versions.items())
-          + f"; {args.repeats}× {args.seconds:g}s each, best kept; env seeded once per row")
+    settings = run_settings(args, {d: metadata.version(d) for d in ("cardenv", "pettingzoo", "numpy")},
+                            "env seeded once per row")
     print(markdown(rows))
-    result = {"python": platform.python_version(), "versions": versions, "seconds": args.seconds,
-              "repeats": args.repeats, "rows": rows}
+    result = {**settings, "rows": rows}
     write_json(args.json, result)
     return result
 

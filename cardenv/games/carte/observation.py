@@ -35,7 +35,7 @@ from cardenv.games.observation import (EventEncoding, Observer, face_up_sums, ha
 NUM_RANKS = 13
 NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
-NO_CARDS = array("q")  # a pile of cards nobody may know, for the compiled loops
+UNSEEN_STOCK = array("q")  # the stock for the compiled pile loop while nobody may know its order
 NO_SELECTION = np.zeros(0, dtype=np.int64)  # a selection not shown
 
 
@@ -307,7 +307,7 @@ class CarteObserver(Observer):
         pile, stock = table.discard_pile, table.draw_pile
         table_observation.observation_kernels.write_piles(
             target, at["top_of_pile"], DECK_SIZE, array("q", pile),
-            array("q", stock) if shown is None or state.turnovers > 0 else NO_CARDS, len(stock), table.card_types,
+            array("q", stock) if shown is None or state.turnovers > 0 else UNSEEN_STOCK, len(stock), table.card_types,
             self._no_cards if shown is None else shown, shown is None, state.turnovers > 0, self._codes, self._weights)
 
     def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray,
