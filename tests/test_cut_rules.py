@@ -183,6 +183,50 @@ def test_c08_window_players_mask_and_observation():
     assert observer.layout.views(observer.observe(state, 1))["window_decided"][0] == 1
 
 
+
+def reference_window_mask(state: CutState) -> list[int]:
+    """C-08 the plain way: pass, and, with room for a penalty card, every occupied slot of
+    every seat (the decider's own to match, the others' to call out)."""
+    legal = [state.action_table.first("pass")]
+    p, n = state.current_player, state.num_players
+    hand = state.table.hands[p]
+    if len(hand) < state.config.max_hand_slots or EMPTY in hand:
+        for offset in range(n):
+            for slot, card in enumerate(state.table.hands[(p + offset) % n]):
+                if card != EMPTY:
+                    legal.append(state.action_table.id("match" if offset == 0 else "call_out", slot,
+                                                       None if offset == 0 else offset))
+    return sorted(legal)
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_c08_window_masks_against_the_plain_loop(num_players):
+    """The window mask, whose occupied slots are found once per window and turned to each
+    decider's seat, against the plain loop; also in clones and after a hand is changed
+    by hand mid-window (``mark_changed``)."""
+    rng = np.random.default_rng(num_players)
+    windows = changed = 0
+    for seed in range(20):
+        state = CutState(CutConfig(num_players=num_players), np.random.default_rng(seed))
+        while not state.is_terminal:
+            if state.phase == Phase.WINDOW:
+                windows += 1
+                assert state.legal_actions() == reference_window_mask(state)
+                twin = state.clone()
+                assert twin.legal_actions() == reference_window_mask(twin)
+                if rng.random() < 0.05:  # a slot emptied by hand: the cached slots must go
+                    p = int(rng.integers(num_players))
+                    occupied = state.table.occupied_slots(p)
+                    if occupied:
+                        state.table.hands[p][occupied[0]] = EMPTY
+                        state.mark_changed()
+                        assert state.legal_actions() == reference_window_mask(state)
+                        changed += 1
+                        break
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.integers(len(legal)))])
+    assert windows > 100 and changed > 0
+
 def test_c09_race_for_the_same_card_one_wins_the_other_takes_a_penalty():
     winners = set()
     for seed in range(12):

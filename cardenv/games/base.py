@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import warnings
+from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from functools import partial
@@ -45,6 +46,19 @@ def mark_occupied_slots(mask: memoryview, first: int, hand: list[int]) -> None:
     for s, card in enumerate(hand):
         if card != EMPTY:
             mask[first + s] = 1
+
+
+def occupied_slot_run(hands: list[list[int]], num_slots: int) -> array:
+    """Every seat's slots one after another, ``num_slots`` per seat (seats absolute): 1
+    where a slot holds a card, 0 for an empty or missing slot. Slices of it go straight
+    into a legal mask's memoryview (same item type, int8)."""
+    run = array("b", bytes(len(hands) * num_slots))
+    for p, hand in enumerate(hands):
+        start = p * num_slots
+        for s, card in enumerate(hand):
+            if card != EMPTY:
+                run[start + s] = 1
+    return run
 
 
 def copy_generator(rng: np.random.Generator) -> np.random.Generator:

@@ -30,6 +30,7 @@ Environment rules where the source leaves a choice (docs/cut.md explains them):
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -42,7 +43,7 @@ from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, points_table, stan
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots
+from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots, occupied_slot_run
 
 CALLER_PENALTY = 10  # C-16
 FIVE = RANK_NAMES.index("5")
@@ -124,6 +125,11 @@ def build_action_table(num_players: int, max_slots: int) -> ActionTable:
                          "C-08: claim an opponent's occupied slot has the top card's rank")
     table.add_slots("give", "give own slot {slot}", max_slots,
                     "C-09: after a successful call-out, the own card that fills the opponent's empty slot")
+    # The window masks (CutState._mask_window_attempts) write every seat's slots, from the
+    # decider's own, as one run of ids.
+    attempts = [table.first("match"), *table.seat_firsts("call_out").values()]
+    if attempts != [attempts[0] + offset * max_slots for offset in range(num_players)]:
+        raise AssertionError("the match and call-out ids must lie one after another, seat offset 0 first")
     return table
 
 
@@ -158,10 +164,16 @@ class CutState(CardGameState):
         self.pending_attempts: list[tuple[int, tuple[int, int]]] = []
         # After a successful call-out: the opponent's (seat, slot) the caller's give fills.
         self.give_target: tuple[int, int] | None = None
+        self._window_targets: tuple[ReactionWindow | None, array] = (None, array("b"))  # see _mask_window_attempts
 
     @property
     def reaction_window(self) -> ReactionWindow | None:
         return self.window
+
+    def mark_changed(self) -> None:
+        """Also forget the window's targets: a change by other means may touch the hands."""
+        super().mark_changed()
+        self._window_targets = (None, array("b"))
 
     def _clone_extra(self, other: CutState) -> None:
         other.window = self.window.clone() if self.window is not None else None
@@ -224,8 +236,7 @@ class CutState(CardGameState):
             # Every occupied slot is a legal target whether or not it matches: a mask
             # that knew would leak the cards.
             if self._has_room_for_penalty(p):
-                self._mask_own_slots(mask, "match", p)
-                self._mask_opponent_slots(mask, "call_out", p)
+                self._mask_window_attempts(mask, p)
         elif phase == Phase.GIVE:
             self._mask_own_slots(mask, "give", p)
 
@@ -237,6 +248,21 @@ class CutState(CardGameState):
         firsts, hands = self.action_table.seat_firsts(kind), self.table.hands
         for offset in range(1, n):
             mark_occupied_slots(mask, firsts[offset], hands[(p + offset) % n])
+
+    def _mask_window_attempts(self, mask: memoryview, p: int) -> None:
+        """Match any own occupied slot, call out any opponent's. No hand changes while a
+        window collects decisions, so every seat's occupied slots (seats absolute) are
+        found once per window; a decider's ids are that run turned to start at its own
+        seat (the match and call-out ids lie one after another, see build_action_table)."""
+        window, targets = self._window_targets
+        if window is not self.window:
+            targets = occupied_slot_run(self.table.hands, self.config.max_hand_slots)
+            self._window_targets = (self.window, targets)
+        first = self.action_table.first("match")
+        split = p * self.config.max_hand_slots  # where the decider's own seat starts
+        after = first + len(targets) - split
+        mask[first: after] = targets[split:]
+        mask[after: first + len(targets)] = targets[:split]
 
     def _has_room_for_penalty(self, p: int) -> bool:
         hand = self.table.hands[p]
