@@ -247,6 +247,40 @@ def test_kernels_compile_where_numba_cannot_cache():
     assert np.flatnonzero(target).tolist() == [1, 2, 7, 11, 19, 20] and target[19] == 1
 
 
+
+def test_fixed_type_entry_writes_what_the_dispatcher_writes():
+    """The entry point a kernel is called through after its first call writes what
+    numba's dispatcher writes; something without one (a plain function) is called as is."""
+    from cardenv.core.events import append_event_record, new_event_records
+    from cardenv.games import observation_kernels as k
+
+    calls = []
+    assert k.fixed_type_entry(lambda *args: calls.append(args), (1, 2)) is not None and calls == [(1, 2)]
+    records = new_event_records()
+    append_event_record(records, 1, 0, 1, ((0, 1),), (2,))
+    arguments = (np.zeros(23, dtype=np.float32), records, k.pack_tables([[0, 1], [-1, -1], [[8], [8], [9]],
+                 2 * np.arange(10), np.ones(10), [2, 4, 2, 8, 1, 20, 2]]),
+                 np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 0, False)
+    entry = k.fixed_type_entry(k.write_recent_events, arguments)
+    assert entry is not k.write_recent_events
+    expected = arguments[0].copy()
+    arguments[0][:] = 0
+    entry(*arguments)
+    assert arguments[0].tolist() == expected.tolist() and expected.any()
+
+
+@pytest.mark.parametrize("bad", [np.zeros(10, dtype=np.float32), np.zeros((2, 10_000), dtype=np.float32)[0, ::2]])
+def test_write_checks_a_buffer_it_has_not_seen(bad):
+    """The unchecked ``write`` still checks each new buffer once: the compiled call takes
+    every buffer as it took the first (fixed_type_entry)."""
+    import cardenv
+
+    raw = cardenv.onefifty_v0.raw_env()
+    raw.reset(seed=0)
+    raw.observer.write(raw.game, 0, raw.observer.new_buffer())
+    with pytest.raises(ValueError, match="out must be a writeable, contiguous float32"):
+        raw.observer.write(raw.game, 0, bad)
+
 def test_mark_occupied_slots_marks_exactly_the_occupied_slots():
     """The slice-assignment path (a full hand) and the loop (a hand with holes) against
     the plain loop over the slots."""

@@ -268,7 +268,7 @@ class TableObserver(Observer):
     entries); the buffers, memoryviews and caches are the ``scratch`` a copy rebuilds
     (see :class:`Observer`)."""
 
-    scratch = ("_buffer", "_flat", "_scores", "_scores_list", "_flat_of")
+    scratch = ("_buffer", "_flat", "_scores", "_scores_list", "_flat_of", "_write_observation")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -368,6 +368,12 @@ class TableObserver(Observer):
         self._scores = np.zeros(n)  # the last scores observed, as floats
         self._scores_list = [0] * n  # … and as the state held them
         self._flat_of: dict[int, tuple[np.ndarray, memoryview]] = {}  # by id(out)
+        # write_table_observation, through its entry point once the first call found it.
+        self._write_observation = self._first_write_observation
+
+    def _first_write_observation(self, *args) -> None:
+        self._write_observation = observation_kernels.fixed_type_entry(
+            observation_kernels.write_table_observation, args)
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -518,7 +524,7 @@ class TableObserver(Observer):
         # the copies of its rank, suit or colour in the deck), without the kinds the rules
         # imply; under memory="none" only those since the observer's previous decision
         # (older ones are the agent's to remember).
-        observation_kernels.write_table_observation(
+        self._write_observation(
             buffer, observer, hands_array(table.hands), knowledge.shown_to(observer, config.memory), table.card_types,
             knowledge.known, self._card_tables, self._identity_of_type, discards[-1] if discards else EMPTY,
             drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % config.num_players,
@@ -530,7 +536,10 @@ class TableObserver(Observer):
 
     def _keep_flat(self, out: np.ndarray) -> tuple[np.ndarray, memoryview]:
         """``out`` as a memoryview, kept for the next call with it (a few buffers: an
-        env has one per seat)."""
+        env has one per seat), once checked: the compiled call takes the buffer as it
+        took the first one (``fixed_type_entry``), so one of another shape or layout
+        must not reach it."""
+        self.checked_out(out, self.size)
         if len(self._flat_of) >= MAX_ACCEPTED_OUTS:
             self._flat_of.clear()
         kept = self._flat_of[id(out)] = (out, memoryview(out))

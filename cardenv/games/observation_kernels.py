@@ -36,6 +36,21 @@ def compiled(function):
         return numba.njit(nogil=True)(function)
 
 
+def fixed_type_entry(dispatcher, args: tuple):
+    """Call the compiled ``dispatcher`` with ``args``; return what calls it again for
+    less, given arguments of exactly those types: the compiled function's entry point,
+    which skips numba's dispatch on the arguments' types (a third of the fixed cost of a
+    call with two dozen arguments, docs/performance.md), or ``dispatcher`` itself where
+    numba keeps no such entry. The entry checks an array's dtype but not its dimensions
+    or layout, so a caller keeps every argument's type fixed (its own buffers checked,
+    its own tables)."""
+    dispatcher(*args)
+    try:
+        return dispatcher.overloads[tuple(map(dispatcher.typeof_pyval, args))].entry_point
+    except (AttributeError, KeyError):  # another numba's internals: dispatch every time
+        return dispatcher
+
+
 TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED, TURNS = range(6)  # entries of ``starts``
 HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
 
