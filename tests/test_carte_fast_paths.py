@@ -108,6 +108,28 @@ def test_play_mask_equals_the_reference():
     assert compare_masks(games=60, seed=1) > 3_000
 
 
+
+def test_play_mask_reads_a_selection_set_by_hand_after_mark_changed():
+    """The mask counts the selection as actions make it; a selection written by other
+    means is counted again by ``mark_changed``."""
+    rng = np.random.default_rng(4)
+    checked = 0
+    for game in range(40):
+        state = CarteState(CarteConfig(num_players=3), np.random.default_rng(game))
+        while not state.is_terminal and checked <= game:
+            if state.phase == Phase.PLAY and not state.selection.any():
+                legal = [a for a in state.legal_actions() if state.action_table.specs[a].kind == "select"]
+                if legal:
+                    state.selection[state.action_table.specs[legal[0]].slot] = 1
+                    state.mark_changed()
+                    assert state.legal_actions() == reference_play_actions(state), state.render_text(None)
+                    state.selection[:] = 0
+                    state.mark_changed()
+                    assert state.legal_actions() == reference_play_actions(state), state.render_text(None)
+                    checked += 1
+            state.apply(keen_player(state, rng))
+    assert checked >= 30
+
 @pytest.mark.slow
 def test_play_mask_equals_the_reference_long():
     assert compare_masks(games=600, seed=2) > 30_000

@@ -172,6 +172,7 @@ class CarteState(RoundGameState):
         self.started = [False] * n  # R-06
         self.said_carte = [False] * n  # R-13
         self.selection = np.zeros(NUM_MELD_TYPES, dtype=np.int64)
+        self.selected_count = 0  # the selection's cards, which the mask reads on every play decision
         self.pile_card: int | None = None  # R-07: the card taken from the pile this go
         self.turnovers = 0  # R-15
         self.window: ReactionWindow | None = None
@@ -223,6 +224,7 @@ class CarteState(RoundGameState):
         touch them without logging an event."""
         super().mark_changed()
         self._index_cards()
+        self.selected_count = int(self.selection.sum())
         self.public_version = object()
         self.melds_version = object()
         self.meld_tokens = [object() for _ in self.melds]
@@ -339,7 +341,7 @@ class CarteState(RoundGameState):
                 self.out_in_round[p] = self.round_index
         self.window = None
         self.offender = None
-        self.selection[:] = 0
+        self._clear_selection()
         self._next_round_unless(len(self.seats_in_play()) <= 1)
 
     def _end_game(self) -> None:
@@ -418,18 +420,15 @@ class CarteState(RoundGameState):
             legal[_FIRST["catch"]] = 1
             legal[_FIRST["pass"]] = 1
         elif phase == Phase.PLAY:
-            for action in self._play_actions(p):
-                legal[action] = 1
+            self._mask_play(legal, p)
 
-    def _play_actions(self, p: int) -> list[int]:
-        """The legal actions of ``p`` in the play phase."""
+    def _mask_play(self, legal: memoryview, p: int) -> None:
+        """Mark the legal actions of ``p`` in the play phase."""
         hand = self.hand_type_counts[p]
         pile_type = self._pile_type_in_hand(p)
         cards = self.table.hands[p]
         hand_size = len(cards)
-        types = self.card_meld_types
-        present = sorted({types[card] for card in cards})
-        legal: list[int] = []
+        present = sorted(set(map(self.card_meld_types.__getitem__, cards)))
         allowed = None
         if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= MAX_MELD_SIZE + 1 and _may_be_one_meld(
                 present, pile_type):
@@ -439,10 +438,8 @@ class CarteState(RoundGameState):
             if classify(rest) is not None:
                 hand = hand.copy()  # the search below changes and restores it
                 allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
-        selection = self.selection.tolist()
-        selected = sum(selection)
         select_first = _FIRST["select"]
-        if selected == 0:
+        if not self.selected_count:
             addable = self.accepted_types_now() if self.started[p] else ()
             discard_first = _FIRST["discard"]
             if allowed is None:
@@ -451,23 +448,25 @@ class CarteState(RoundGameState):
                 stranded = pile_type >= 0 and hand_size == 2
                 for t, startable in zip(present, startable_types(hand, present)):
                     if startable or (t in addable and not (stranded and t != pile_type)):
-                        legal.append(select_first + t)
+                        legal[select_first + t] = 1
                     if hand[t] > (t == pile_type):  # R-07
-                        legal.append(discard_first + t)
+                        legal[discard_first + t] = 1
             else:
                 alone = [0] * NUM_MELD_TYPES
                 for t in present:
                     alone[t] = 1
                     hand[t] -= 1
                     if (t in addable and allowed(alone)) or completable(alone, hand, t, allowed):
-                        legal.append(select_first + t)
+                        legal[select_first + t] = 1
                     hand[t] += 1
                     alone[t] = 0
                     if hand[t] > (t == pile_type):  # R-07
-                        legal.append(discard_first + t)
+                        legal[discard_first + t] = 1
             if hand_size == 2 and not self.said_carte[p]:  # R-13
-                legal.append(_FIRST["carte"])
-            return legal
+                legal[_FIRST["carte"]] = 1
+            return
+        selection = self.selection.tolist()
+        selected = self.selected_count
         chosen = [t for t in range(NUM_MELD_TYPES) if selection[t]]
         last = chosen[-1]
         first_real = chosen[0]  # the joker type, last in order, when only jokers are selected
@@ -479,19 +478,18 @@ class CarteState(RoundGameState):
                 selection[t] += 1
                 rest[t] -= 1
                 if completable(selection, rest, t, allowed):
-                    legal.append(select_first + t)
+                    legal[select_first + t] = 1
                 selection[t] -= 1
                 rest[t] += 1
         permitted = allowed(selection) if allowed is not None else not (
             pile_type >= 0 and hand_size == selected + 1 and not selection[pile_type])
         if permitted and classify([t for t in chosen for _ in range(selection[t])]) is not None:
-            legal.append(_FIRST["put_down"])
+            legal[_FIRST["put_down"]] = 1
         if selected == 1 and self.started[p] and permitted:
             first = _FIRST["add_to"]
             for m in range(len(self.melds)):
                 if self._accepts(m, last) is not None:
-                    legal.append(first + m)
-        return legal
+                    legal[first + m] = 1
 
     def accepted_types_now(self) -> set[int]:
         """The meld types some meld on the table takes now (R-12); kept until the melds
@@ -508,6 +506,10 @@ class CarteState(RoundGameState):
         meld = self.melds[m]
         return accepts(meld.is_run, meld.key, meld.low, meld.high, len(self.table.melds[m]), t)
 
+    def _clear_selection(self) -> None:
+        self.selection[:] = 0
+        self.selected_count = 0
+
     def _selection_types(self) -> list[int]:
         return _types_of(self.selection.tolist())
 
@@ -522,6 +524,7 @@ class CarteState(RoundGameState):
             self._draw_pile(p)
         elif kind == "select":  # private until put down or added: nothing is logged
             self.selection[spec.slot] += 1
+            self.selected_count += 1
         elif kind == "put_down":
             self._put_down(p)
         elif kind == "add_to":
@@ -567,7 +570,7 @@ class CarteState(RoundGameState):
         self.melds.append(Meld(p, shape.is_run, shape.key, shape.low, shape.high, positions))
         self.meld_tokens.append(object())
         self._reveal_to_all(cards)
-        self.selection[:] = 0
+        self._clear_selection()
         self.started[p] = True  # R-06
         self.melds_version = object()
         m = len(self.melds) - 1
@@ -589,7 +592,7 @@ class CarteState(RoundGameState):
             cards.append(card)
             meld.positions.append(position)
         self._reveal_to_all([card])
-        self.selection[:] = 0
+        self._clear_selection()
         self.melds_version = object()
         self.meld_tokens[m] = object()
         self.log("add", p, (card,), PUBLIC, f"adds {{cards}} to meld {m}", places=((meld.owner, m),))
