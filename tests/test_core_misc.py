@@ -248,6 +248,32 @@ def test_kernels_compile_where_numba_cannot_cache():
 
 
 
+
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0"])
+def test_the_event_log_is_the_same_whenever_it_is_read(ruleset):
+    """``log`` keeps events as tuples until ``events`` is read: a log read after every
+    step, one read only at the end and a clone's are the same Events."""
+    import cardenv
+    from cardenv.core.events import Event
+
+    raw = getattr(cardenv, ruleset).raw_env()
+    eager, lazy = (raw.state_class(raw.config, np.random.default_rng(5)) for _ in range(2))
+    rng = np.random.default_rng(6)
+    clone = None
+    for step in range(400):
+        if eager.is_terminal:
+            break
+        legal = eager.legal_actions()
+        action = legal[int(rng.integers(len(legal)))]
+        eager.apply(action)
+        lazy.apply(action)
+        eager.events  # read every step
+        if step == 30:
+            clone = lazy.clone()
+            clone_log = list(lazy.events)
+    assert clone is not None and clone.events == clone_log
+    assert lazy.events == eager.events and all(type(event) is Event for event in lazy.events)
+
 def test_fixed_type_entry_writes_what_the_dispatcher_writes():
     """The entry point a kernel is called through after its first call writes what
     numba's dispatcher writes; something without one (a plain function) is called as is."""

@@ -208,7 +208,8 @@ class RoundGameState:
         self.is_terminal = False
         self.is_truncated = False
         self.current_player = None
-        self.events: list[Event] = []
+        self._events: list[Event] = []  # see ``events``
+        self._unread_events: list[tuple] = []
         # The public parts of the events an observation may show (every kind but the
         # implied ones) as int records, for compiled observers (append_event_record).
         self.event_records = new_event_records()
@@ -355,7 +356,8 @@ class RoundGameState:
         other.scores = self.scores.copy()
         other.eliminated = self.eliminated.copy()
         other.round_results = self.round_results.copy()
-        other.events = self.events.copy()
+        other._events = self.events.copy()
+        other._unread_events = []
         other.event_records = self.event_records[:]
         other.rng = copy_generator(self.rng)
         other._mask = self._mask.copy()
@@ -402,9 +404,19 @@ class RoundGameState:
             raise AssertionError(f"event kind {kind!r} is not in {type(self).__name__}.event_kinds") from None
         face_up = self._card_types_of(cards) if visible_to is PUBLIC and cards else ()
         clock = self.table.knowledge.clock
-        self.events.append(Event(clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
+        self._unread_events.append((clock, self.round_index, kind, player, cards, visible_to, text, places, face_up))
         if self.recorded_event_kinds[kind_id]:
             append_event_record(self.event_records, clock, kind_id, player, places, face_up)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event logged, oldest first. ``log`` keeps an event as a plain tuple until
+        the log is read: an :class:`Event` costs three times as much to make, and a
+        training run reads none (the observations read ``event_records``)."""
+        if self._unread_events:
+            self._events += map(Event._make, self._unread_events)
+            self._unread_events.clear()
+        return self._events
 
     def _card_types_of(self, cards: tuple[int, ...]) -> tuple[int, ...]:
         """The card types of physical ``cards`` (what a face-up event shows)."""
