@@ -518,7 +518,9 @@ class CarteState(RoundGameState):
         spec = self.action_table.specs[action]
         kind = spec.kind
         p = self.current_player
-        if kind == "draw_stock":
+        if kind == "discard":  # the most frequent decisions first
+            self._discard(p, spec.slot)
+        elif kind == "draw_stock":
             self._draw_stock(p)
         elif kind == "draw_pile":
             self._draw_pile(p)
@@ -529,8 +531,6 @@ class CarteState(RoundGameState):
             self._put_down(p)
         elif kind == "add_to":
             self._add_to(p, spec.slot)
-        elif kind == "discard":
-            self._discard(p, spec.slot)
         elif kind == "carte":
             self.said_carte[p] = True
             self.log("carte", p, text="says carte")
