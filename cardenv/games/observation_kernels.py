@@ -28,12 +28,18 @@ import numba
 import numpy as np
 
 
-def compiled(function):
-    """``function`` compiled with numba, cached on disk where numba can write its cache."""
+def compiled(function=None, *, inline: bool = False):
+    """``function`` compiled with numba, cached on disk where numba can write its cache;
+    ``inline``: written into each compiled caller (numba's ``inline="always"``), for a
+    helper that takes arrays: a call between compiled functions counts references to
+    every array it passes, which costs more than a short helper's work."""
+    if function is None:
+        return lambda function: compiled(function, inline=inline)
+    options = {"inline": "always"} if inline else {}
     try:
-        return numba.njit(cache=True, nogil=True)(function)
+        return numba.njit(cache=True, nogil=True, **options)(function)
     except RuntimeError:  # numba: "cannot cache function …: no locator available"
-        return numba.njit(nogil=True)(function)
+        return numba.njit(nogil=True, **options)(function)
 
 
 TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED, TURNS = range(6)  # entries of ``starts``
@@ -59,7 +65,7 @@ def pack_tables(tables: list) -> np.ndarray:
     return np.concatenate([offsets, *flat]).astype(np.int64)
 
 
-@compiled
+@compiled(inline=True)
 def table_piece(tables: np.ndarray, k: int) -> np.ndarray:
     """Table ``k`` of a vector made by :func:`pack_tables` (a view)."""
     return tables[tables[k]: tables[k + 1]]
@@ -175,7 +181,7 @@ def write_turn_pieces(buffer: np.ndarray, start: int, first_seat: int, n: int, c
         buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[3]
 
 
-@compiled
+@compiled(inline=True)
 def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
                         since_clock: int, only_new: bool) -> None:
     """Write the event pieces of one observation into ``target`` (zero there), read
@@ -261,7 +267,8 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
 # A carte observation is one compiled call too (:func:`write_carte_observation`), fed by
 # four vectors: the observer's fixed tables (packed, by index as below), the facts of
 # the state read per call (bytes, see ``FACT_*``), the table's rarely changing facts
-# (scores and melds, int64, see :func:`write_carte_melds`) and the event records.
+# (the seats' scores and flags, the melds; int64, see :func:`write_carte_observation`)
+# and the event records.
 CARTE_SETTINGS, CARTE_STARTS, CARTE_COPIES, CARTE_EVENTS = range(4)
 # ``CARTE_SETTINGS`` holds these, in order (``OBSERVER_SEAT`` -1: the global state,
 # seats absolute, every card shown; ``ONLY_NEW``: memory="none"):
@@ -272,13 +279,12 @@ OBSERVER_SEAT, NUM_SEATS, DECK_CARDS, MAX_TURNS, STARTING_SCORE, ONLY_NEW, RANKS
 (PHASE_AT, CURRENT_AT, TURN_AT, HAND_AT, SELECTION_AT, PILE_CARD_AT, IN_GAME_AT, SCORES_AT, SIZES_AT, STARTED_AT,
  SAID_AT, KNOWN_AT, TURNS_AT, WINDOW_AT, OFFENDER_AT, DECIDED_AT, MELD_PRESENT_AT, MELD_IS_RUN_AT, MELD_OWNER_AT,
  SET_RANK_AT, SET_SUITS_AT, SET_JOKERS_AT, RUN_SUIT_AT, RUN_REAL_AT, RUN_JOKER_AT, ACCEPTS_AT, PILES_AT) = range(27)
-# The facts' first entries, in order, then three runs of a flag per seat (eliminated,
-# started, said carte), then the pile (its length, its cards bottom first), the stock
-# where it may be shown (its length, its cards; else length 0) and every hand (its
-# length, its cards), seats absolute. Cards and seats fit a byte: a bytearray made from
-# a list costs a fifth of an ``array`` of int64 (whose conversion is per entry).
+# The facts' first entries, in order, then the pile (its length, its cards bottom
+# first), every hand (its length, its cards; seats absolute) and the stock where it may
+# be shown (its length, its cards; else length 0). Cards and seats fit a byte: a
+# bytearray made from a list of Python ints costs a fifth of an ``array`` of int64.
 FACT_PHASE, FACT_CURRENT, FACT_TURN, FACT_PILE_CARD, FACT_OFFENDER, FACT_DECIDED, FACT_TURNED_OVER, \
-    FACT_STOCK_SIZE, FACT_SEATS = range(9)
+    FACT_STOCK_SIZE, FACT_PILE = range(9)
 NOBODY = 255  # a fact's seat or card when there is none (no player to act, no pile card, no window)
 
 
@@ -301,8 +307,9 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
     holds it; per seat the hand's counts × 1 / copies (row 0, or every row in the global
     state), with the cards every player knows added up under ``KNOWN_AT``, and for the
     other rows of an observation the cards shown to the observer; each seat's hand size /
-    ``DECK_CARDS``, in game, score / ``STARTING_SCORE`` (above 0), started and said
-    carte; ``turns_completed`` / ``MAX_TURNS``; the catch window, its offender and
+    ``DECK_CARDS`` and, from ``table_facts`` (see :func:`write_carte_melds`), its score /
+    ``STARTING_SCORE`` (above 0), in game, started and said carte; ``turns_completed`` /
+    ``MAX_TURNS``; the catch window, its offender and
     whether the observer decided. Then the melds (:func:`write_carte_melds`), the piles
     (:func:`write_carte_piles`) and, for an observation, the recent events."""
     settings = table_piece(tables, CARTE_SETTINGS)
@@ -328,11 +335,9 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
             for t in range(selection.shape[0]):
                 if selection[t]:
                     buffer[starts[SELECTION_AT] + t] = selection[t] * (1.0 / copies[t])
-    # The seats: their flags, then the pile and the stock, then the hands.
-    flags = FACT_SEATS
-    pile_at = flags + 3 * n
-    stock_at = pile_at + 1 + int(facts[pile_at])
-    at = stock_at + 1 + int(facts[stock_at])
+    # The hands follow the pile; the stock follows them.
+    pile_at = FACT_PILE
+    at = pile_at + 1 + int(facts[pile_at])
     counts = np.zeros(num_types, dtype=np.int64)
     pile_card = int(facts[FACT_PILE_CARD])
     for seat in range(n):
@@ -369,16 +374,17 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
                     break
         if size:
             buffer[starts[SIZES_AT] + r] = size / deck_cards
-        if not facts[flags + seat]:
-            buffer[starts[IN_GAME_AT] + r] = 1.0
         score = table_facts[seat]
         if score > 0:
             buffer[starts[SCORES_AT] + r] = score / settings[STARTING_SCORE]
-        if facts[flags + n + seat]:
+        if not table_facts[n + seat]:
+            buffer[starts[IN_GAME_AT] + r] = 1.0
+        if table_facts[2 * n + seat]:
             buffer[starts[STARTED_AT] + r] = 1.0
-        if facts[flags + 2 * n + seat]:
+        if table_facts[3 * n + seat]:
             buffer[starts[SAID_AT] + r] = 1.0
         at += 1 + size
+    stock_at = at
     buffer[starts[TURNS_AT]] = turns_completed / settings[MAX_TURNS]
     if facts[FACT_OFFENDER] != NOBODY:
         buffer[starts[WINDOW_AT]] = 1.0
@@ -393,11 +399,12 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
         write_recent_events(buffer, records, events, face_sums, decided_at[observer], only_new)
 
 
-@compiled
+@compiled(inline=True)
 def write_carte_melds(buffer: np.ndarray, starts: np.ndarray, settings: np.ndarray, table_facts: np.ndarray,
                       first_seat: int, joker: int) -> None:
     """Write the melds and ``meld_accepts`` into ``buffer`` (zero there), owners' rows
-    relative to ``first_seat``, from ``table_facts``: a score per seat, the number of
+    relative to ``first_seat``, from ``table_facts``: four runs of an entry per seat
+    (its score, and whether it is out of the game, started and said carte), the number of
     melds, per meld its owner, whether it is a run, its key (a set's rank, a run's suit),
     its size and its cards' types and positions (one after the other per card), then the
     number of types some meld takes and those types. A set shows its rank, its real cards
@@ -405,7 +412,7 @@ def write_carte_melds(buffer: np.ndarray, starts: np.ndarray, settings: np.ndarr
     joker (R-11)."""
     n = settings[NUM_SEATS]
     ranks, suits, positions = settings[RANKS], settings[SUITS], settings[POSITIONS]
-    at = n
+    at = 4 * n
     num_melds = table_facts[at]
     at += 1
     for m in range(num_melds):
@@ -436,7 +443,7 @@ def write_carte_melds(buffer: np.ndarray, starts: np.ndarray, settings: np.ndarr
         buffer[starts[ACCEPTS_AT] + table_facts[at + 1 + k]] = 1.0
 
 
-@compiled
+@compiled(inline=True)
 def write_carte_piles(buffer: np.ndarray, top_at: int, deck_cards: int, facts, pile_at: int, stock_at: int,
                       card_types: np.ndarray, known: np.ndarray, learned_at: np.ndarray, since: int, observer: int,
                       copies: np.ndarray) -> None:

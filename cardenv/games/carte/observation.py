@@ -88,6 +88,7 @@ class CarteObserver(Observer):
             event_tables = [np.zeros(0, dtype=np.int64)] * n
         # The packed tables of write_carte_observation per observer, and (last, seat -1)
         # the global state's.
+        self._face_sums = self._event_encoding.face_sums
         self._tables = [self._pack_tables(self.layout, seat, event_tables[seat]) for seat in range(n)]
         self._state_tables = self._pack_tables(self.state_layout, -1, np.zeros(0, dtype=np.int64))
         self._make_buffers()
@@ -128,7 +129,7 @@ class CarteObserver(Observer):
 
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
-        self._table_facts = (None, None, None, None)  # see _table_facts_of
+        self._table_facts = (None,) * 7  # see _table_facts_of
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -214,9 +215,10 @@ class CarteObserver(Observer):
     # An observation is one compiled call (write_carte_observation), which zeroes the
     # buffer and writes every piece. Its fixed per-call cost (numba converts each
     # argument, Python gathers them) is most of the time, so what it reads comes in few
-    # arguments: the state's facts in one bytearray (state_facts), the scores and the
-    # melds in one int64 vector kept until they change (_table_facts_of), and the arrays
-    # the state holds already (knowledge table, card types, selection, event records).
+    # arguments: the state's facts in one bytearray (state_facts), the seats' scores and
+    # flags and the melds in one int64 vector kept until they change (_table_facts_of),
+    # and the arrays the state holds already (knowledge table, card types, selection,
+    # event records).
     def write(self, state: CarteState, observer: int, out: np.ndarray | None = None,
               recent_events: bool = True) -> np.ndarray:
         """See :meth:`~cardenv.games.observation.Observer.observe`. The recent events are
@@ -226,11 +228,17 @@ class CarteObserver(Observer):
         table = state.table
         knowledge = table.knowledge
         window = state.window
+        # _table_facts_of, written out: a method call would cost a tenth of the rest.
+        version, types, scores, eliminated, started, said_carte, table_facts = self._table_facts
+        if (version is not state.melds_version or types is not state.card_meld_types or scores != state.scores
+                or eliminated != state.eliminated or started != state.started or said_carte != state.said_carte):
+            table_facts = self._make_table_facts(state)
         table_observation.observation_kernels.write_carte_observation(
             buffer, self._tables[observer],
-            state_facts(state, window is not None and window.has_decided(observer), state.turnovers > 0),
+            state_facts(state, 1 if window is not None and window.has_decided(observer) else 0,
+                        state.turnovers > 0),
             state.turns_completed, state.selection, table.card_types, knowledge.known, knowledge.learned_at,
-            knowledge.decided_at, self._table_facts_of(state), state.event_records, self._event_encoding.face_sums)
+            knowledge.decided_at, table_facts, state.event_records, self._face_sums)
         return buffer.copy() if out is None else out
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
@@ -240,9 +248,9 @@ class CarteObserver(Observer):
         table = state.table
         knowledge = table.knowledge
         table_observation.observation_kernels.write_carte_observation(
-            vector, self._state_tables, state_facts(state, False, True), state.turns_completed, state.selection,
+            vector, self._state_tables, state_facts(state, 0, True), state.turns_completed, state.selection,
             table.card_types, knowledge.known, knowledge.learned_at, knowledge.decided_at,
-            self._table_facts_of(state), state.event_records, self._event_encoding.face_sums)
+            self._table_facts_of(state), state.event_records, self._face_sums)
         window = state.window
         if window is not None:  # who decided, and to catch: hidden from the players, shown here
             decided_at, catches_at = self.state_layout.pieces["window_decided"].start, \
@@ -254,19 +262,22 @@ class CarteObserver(Observer):
         return vector
 
     def _table_facts_of(self, state: CarteState) -> np.ndarray:
-        """The scores and the melds of ``state`` as ``write_carte_melds`` reads them (owners
-        absolute, so every seat's observation shares them), kept while the state's
-        ``melds_version`` token, its ``card_meld_types`` list and its scores are those
-        they were made from: a put-down, an add, a new round or ``mark_changed`` gives a
-        new token, a sampled world its own types; a clone shares both, and its melds."""
-        version, types, scores, vector = self._table_facts
-        if version is not state.melds_version or types is not state.card_meld_types or scores != state.scores:
+        """The seats' scores and flags (out of the game, started, said carte) and the
+        melds of ``state`` as ``write_carte_melds`` reads them (owners absolute, so every
+        seat's observation shares them), kept while what they were made from is the
+        same: the seats' lists equal, and the state's ``melds_version`` token and
+        ``card_meld_types`` list the same objects (a put-down, an add, a new round or
+        ``mark_changed`` gives a new token, a sampled world its own types; a clone shares
+        both, and its melds)."""
+        version, types, scores, eliminated, started, said_carte, vector = self._table_facts
+        if (version is not state.melds_version or types is not state.card_meld_types or scores != state.scores
+                or eliminated != state.eliminated or started != state.started or said_carte != state.said_carte):
             vector = self._make_table_facts(state)
         return vector
 
     def _make_table_facts(self, state: CarteState) -> np.ndarray:
         types = state.card_meld_types
-        facts = [*state.scores, len(state.melds)]
+        facts = [*state.scores, *state.eliminated, *state.started, *state.said_carte, len(state.melds)]
         for meld, cards in zip(state.melds, state.table.melds):
             facts += (meld.owner, meld.is_run, meld.key, len(cards))
             for k, card in enumerate(cards):
@@ -274,31 +285,33 @@ class CarteObserver(Observer):
         accepted = sorted(state.accepted_types_now())
         facts += (len(accepted), *accepted)
         vector = np.array(facts, dtype=np.int64)
-        self._table_facts = (state.melds_version, types, list(state.scores), vector)
+        self._table_facts = (state.melds_version, types, list(state.scores), list(state.eliminated),
+                             list(state.started), list(state.said_carte), vector)
         return vector
 
 
-def state_facts(state: CarteState, decided: bool, shows_stock: bool) -> bytearray:
+def state_facts(state: CarteState, decided: int, shows_stock: bool) -> bytearray:
     """The facts of ``state`` that ``write_carte_observation`` reads per call, in the
     order of its ``FACT_*`` entries: phase, the player to act, whose go it is, the card
     taken from the pile this go, the catch window's offender (``NOBODY`` for none),
-    whether the observer ``decided`` in the window, whether the pile was turned over, the
-    stock's size; per seat whether it is out of the game, started and said carte; the
-    pile; the stock's cards where it ``shows_stock``; every hand."""
+    whether (1) or not (0) the observer ``decided`` in the window, whether the pile was
+    turned over, the stock's size; the pile; every hand; the stock's cards where it
+    ``shows_stock``. Every entry a Python int, not a bool or an IntEnum: ``bytearray``
+    converts a list of ints alone about twice as fast."""
     table = state.table
     pile, stock = table.discard_pile, table.draw_pile
     current, pile_card, window = state.current_player, state.pile_card, state.window
-    facts = [state.phase, NOBODY if current is None else current, state.turn_player,
+    facts = [state.phase._value_, NOBODY if current is None else current, state.turn_player,
              NOBODY if pile_card is None else pile_card, NOBODY if window is None else state.offender, decided,
-             state.turnovers > 0, len(stock), *state.eliminated, *state.started, *state.said_carte, len(pile), *pile]
+             1 if state.turnovers else 0, len(stock), len(pile), *pile]
+    for hand in table.hands:
+        facts.append(len(hand))
+        facts += hand
     if shows_stock:
         facts.append(len(stock))
         facts += stock
     else:
         facts.append(0)
-    for hand in table.hands:
-        facts.append(len(hand))
-        facts += hand
     return bytearray(facts)
 
 
