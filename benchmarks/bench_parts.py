@@ -15,7 +15,7 @@ The parts, for the slot rulesets: the compiled call (the card, turn and event pi
 the recent events alone (the observation written without them), the ruleset's own
 pieces, the whole observation; for carte_v0 (one compiled call): the compiled call
 (what remains is gathering its arguments in Python), the recent events (the observers'
-tables built without event rows), gathering the state's facts (``state_facts``; the
+tables set to no event rows), gathering the state's facts (``state_facts``; the
 compiled call then reads a fixed deal's), the whole observation. For every ruleset: the
 engine's event log (``log``), and its integer records alone.
 """
@@ -77,8 +77,11 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         fixed_deal = carte_observation.state_facts(observer.state_class(observer.config, np.random.default_rng(0)),
                                                    False, False)
 
-        def pack_tables_without_events(self, layout, seat, event_tables):
-            return pack_tables(self, layout, seat, event_tables[:0])
+        def pack_tables_without_events(self, layout, seat):
+            tables = pack_tables(self, layout, seat)
+            settings = tables[tables[kernels.CARTE_SETTINGS]: tables[kernels.CARTE_SETTINGS + 1]]  # a view
+            settings[kernels.EVENT_ROWS] = 0
+            return tables
 
         parts["without the compiled call"] = lambda: replaced(kernels, "write_carte_observation", do_nothing)
         parts["without the recent events"] = lambda: replaced(cls, "_pack_tables", pack_tables_without_events)

@@ -181,7 +181,7 @@ def write_turn_pieces(buffer: np.ndarray, start: int, first_seat: int, n: int, c
         buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[3]
 
 
-@compiled(inline=True)
+@compiled
 def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
                         since_clock: int, only_new: bool) -> None:
     """Write the event pieces of one observation into ``target`` (zero there), read
@@ -269,16 +269,21 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
 # the state read per call (bytes, see ``FACT_*``), the table's rarely changing facts
 # (the seats' scores and flags, the melds; int64, see :func:`write_carte_observation`)
 # and the event records.
-CARTE_SETTINGS, CARTE_STARTS, CARTE_COPIES, CARTE_EVENTS = range(4)
+CARTE_SETTINGS, CARTE_STARTS, CARTE_COPIES, EVENT_COLUMNS, MARKS_MELD = range(5)
 # ``CARTE_SETTINGS`` holds these, in order (``OBSERVER_SEAT`` -1: the global state,
-# seats absolute, every card shown; ``ONLY_NEW``: memory="none"):
-OBSERVER_SEAT, NUM_SEATS, DECK_CARDS, MAX_TURNS, STARTING_SCORE, ONLY_NEW, RANKS, SUITS, POSITIONS = range(9)
+# seats absolute, every card shown; ``ONLY_NEW``: memory="none"; ``EVENT_ROWS``: the
+# observation's recent_events, 0 for the global state; ``SHOWN_KINDS``: the columns of
+# ``event_kind``; ``MELDS``: those of ``event_meld``):
+OBSERVER_SEAT, NUM_SEATS, DECK_CARDS, MAX_TURNS, STARTING_SCORE, ONLY_NEW, RANKS, SUITS, POSITIONS, EVENT_ROWS, \
+    SHOWN_KINDS, MELDS = range(12)
 # ``CARTE_STARTS``, where each piece starts (``KNOWN_AT``: ``known_cards`` or
 # ``known_to_all``; ``HAND_AT``: ``hand`` or ``hands``; -1 for ``window_decided`` in the
-# global state, whose deciders the observer writes itself):
+# global state, whose deciders the observer writes itself, and for the event pieces,
+# which it has not; ``events_dropped`` lies right after ``event_new``):
 (PHASE_AT, CURRENT_AT, TURN_AT, HAND_AT, SELECTION_AT, PILE_CARD_AT, IN_GAME_AT, SCORES_AT, SIZES_AT, STARTED_AT,
  SAID_AT, KNOWN_AT, TURNS_AT, WINDOW_AT, OFFENDER_AT, DECIDED_AT, MELD_PRESENT_AT, MELD_IS_RUN_AT, MELD_OWNER_AT,
- SET_RANK_AT, SET_SUITS_AT, SET_JOKERS_AT, RUN_SUIT_AT, RUN_REAL_AT, RUN_JOKER_AT, ACCEPTS_AT, PILES_AT) = range(27)
+ SET_RANK_AT, SET_SUITS_AT, SET_JOKERS_AT, RUN_SUIT_AT, RUN_REAL_AT, RUN_JOKER_AT, ACCEPTS_AT, PILES_AT,
+ EVENT_KIND_AT, EVENT_ACTOR_AT, EVENT_CARDS_AT, EVENT_MELD_AT, EVENT_NEW_AT) = range(32)
 # The facts' first entries, in order, then the pile (its length, its cards bottom
 # first), every hand (its length, its cards; seats absolute) and the stock where it may
 # be shown (its length, its cards; else length 0). Cards and seats fit a byte: a
@@ -291,14 +296,13 @@ NOBODY = 255  # a fact's seat or card when there is none (no player to act, no p
 @compiled
 def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns_completed: int,
                             selection: np.ndarray, card_types: np.ndarray, known: np.ndarray, learned_at: np.ndarray,
-                            decided_at: np.ndarray, table_facts: np.ndarray, records, face_sums: np.ndarray) -> None:
+                            decided_at: np.ndarray, table_facts: np.ndarray, records) -> None:
     """Write a whole carte observation (or, for ``OBSERVER_SEAT`` -1, the global state
     but for its window's deciders) into ``buffer``, zeroing it first. Row r of a seat
     axis is seat ``(observer + r) % n`` (seats absolute in the global state). ``tables``
     (:func:`pack_tables`): ``CARTE_SETTINGS``, ``CARTE_STARTS``, ``CARTE_COPIES`` (per
-    card type, its copies in the deck) and ``CARTE_EVENTS`` (the observer's event tables,
-    packed, see :func:`write_recent_events`; empty for the global state). ``facts``: see
-    ``FACT_*``. A card's type is ``min(card_types[card], types - 1)``: every joker counts
+    card type, its copies in the deck), ``EVENT_COLUMNS`` and ``MARKS_MELD`` (see
+    :func:`write_carte_events`). ``facts``: see ``FACT_*``. A card's type is ``min(card_types[card], types - 1)``: every joker counts
     as the last type.
 
     The head: phase, the player to act and whose go it is (one-hot), and when someone is
@@ -311,7 +315,8 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
     ``STARTING_SCORE`` (above 0), in game, started and said carte; ``turns_completed`` /
     ``MAX_TURNS``; the catch window, its offender and
     whether the observer decided. Then the melds (:func:`write_carte_melds`), the piles
-    (:func:`write_carte_piles`) and, for an observation, the recent events."""
+    (:func:`write_carte_piles`) and, for an observation, the recent events
+    (:func:`write_carte_events`)."""
     settings = table_piece(tables, CARTE_SETTINGS)
     starts = table_piece(tables, CARTE_STARTS)
     copies = table_piece(tables, CARTE_COPIES)
@@ -319,12 +324,11 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
     only_new = settings[ONLY_NEW] != 0
     num_types = copies.shape[0]
     first_seat = max(observer, 0)
-    # A card is shown to the observer if it is the global state (observer -1), or the
-    # observer knows the card and learned it at ``since`` or later: since its previous
-    # decision under memory="none", else ever (every entry of ``learned_at`` is -1 or
-    # more). Written out where it is needed: a compiled helper taking the arrays would
-    # cost about 20 ns a card (reference counts).
-    since = decided_at[observer] if only_new and observer >= 0 else -2
+    # A card is shown in the global state (observer -1), and to an observer that knows
+    # it, under memory="none" (``only_new``) only if learned since the observer's previous
+    # decision (``since``). Written out where it is needed: even inlined, a compiled helper
+    # taking the arrays cost about 20 ns a card.
+    since = decided_at[observer] if only_new and observer >= 0 else 0
     buffer[:] = 0.0
     buffer[starts[PHASE_AT] + facts[FACT_PHASE]] = 1.0
     current = int(facts[FACT_CURRENT])
@@ -364,7 +368,7 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
         else:
             for k in range(size):
                 card = facts[at + 1 + k]
-                if known[observer, card] and learned_at[observer, card] >= since:
+                if known[observer, card] and (not only_new or learned_at[observer, card] >= since):
                     t = min(card_types[card], num_types - 1)
                     buffer[starts[KNOWN_AT] + base + t] += 1.0 / copies[t]
         if current != NOBODY and pile_card != NOBODY and seat == facts[FACT_TURN]:  # R-07: while in hand
@@ -393,10 +397,62 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
             buffer[starts[DECIDED_AT]] = 1.0
     write_carte_melds(buffer, starts, settings, table_facts, first_seat, num_types - 1)
     write_carte_piles(buffer, starts[PILES_AT], deck_cards, facts, pile_at, stock_at, card_types, known, learned_at,
-                      since, observer, copies)
-    events = table_piece(tables, CARTE_EVENTS)
-    if observer >= 0 and events.shape[0] > 0:
-        write_recent_events(buffer, records, events, face_sums, decided_at[observer], only_new)
+                      observer, only_new, since, copies)
+    if settings[EVENT_ROWS] > 0:
+        write_carte_events(buffer, tables, records, decided_at[observer], only_new)
+
+
+@compiled(inline=True)
+def write_carte_events(buffer: np.ndarray, tables: np.ndarray, records, since_clock: int, only_new: bool) -> None:
+    """Write the event pieces of an observation into ``buffer`` (zero there), read
+    straight from the state's event ``records`` (see
+    :func:`cardenv.core.events.append_event_record`), newest first, as
+    :func:`write_recent_events` does for the slot rulesets (the same rows, ``event_new``
+    and ``events_dropped``), in carte's plain pieces: row i of each piece holds the i-th
+    newest shown event (``EVENT_COLUMNS[kind]`` ≥ 0, its column of ``event_kind``; -1 for
+    a kind left out); the actor's row, one-hot; each card shown face up adding 1 /
+    copies of its type (the sum is exact: halves and quarters); for a kind that
+    ``MARKS_MELD``, the meld of the event's first place. With ``only_new`` only the
+    events at ``since_clock`` or later are written."""
+    settings = table_piece(tables, CARTE_SETTINGS)
+    starts = table_piece(tables, CARTE_STARTS)
+    copies = table_piece(tables, CARTE_COPIES)
+    event_columns = table_piece(tables, EVENT_COLUMNS)
+    marks_meld = table_piece(tables, MARKS_MELD)
+    observer, n, capacity = settings[OBSERVER_SEAT], settings[NUM_SEATS], settings[EVENT_ROWS]
+    num_kinds, num_melds, num_types = settings[SHOWN_KINDS], settings[MELDS], copies.shape[0]
+    row = 0
+    new = 0
+    end = len(records)
+    while end > 0:
+        start = end - records[end - 1]
+        end = start
+        kind = records[start + 1]
+        column = event_columns[kind]
+        if column < 0:
+            continue
+        is_new = records[start] >= since_clock
+        if is_new:
+            new += 1
+        if row < capacity and (is_new or not only_new):
+            buffer[starts[EVENT_KIND_AT] + row * num_kinds + column] = 1.0
+            player = records[start + 2]
+            if player >= 0:
+                buffer[starts[EVENT_ACTOR_AT] + row * n + (player - observer) % n] = 1.0
+            num_places = records[start + 3]
+            if marks_meld[kind] and num_places > 0:
+                buffer[starts[EVENT_MELD_AT] + row * num_melds + records[start + 5]] = 1.0
+            faces = start + 4 + 2 * num_places
+            for k in range(records[faces]):
+                t = min(records[faces + 1 + k], num_types - 1)
+                buffer[starts[EVENT_CARDS_AT] + row * num_types + t] += 1.0 / copies[t]
+        row += 1
+        if row >= capacity and (not is_new or new > capacity):
+            break
+    for i in range(min(new, capacity)):
+        buffer[starts[EVENT_NEW_AT] + i] = 1.0
+    if new > capacity:
+        buffer[starts[EVENT_NEW_AT] + capacity] = 1.0
 
 
 @compiled(inline=True)
@@ -445,8 +501,8 @@ def write_carte_melds(buffer: np.ndarray, starts: np.ndarray, settings: np.ndarr
 
 @compiled(inline=True)
 def write_carte_piles(buffer: np.ndarray, top_at: int, deck_cards: int, facts, pile_at: int, stock_at: int,
-                      card_types: np.ndarray, known: np.ndarray, learned_at: np.ndarray, since: int, observer: int,
-                      copies: np.ndarray) -> None:
+                      card_types: np.ndarray, known: np.ndarray, learned_at: np.ndarray, observer: int,
+                      only_new: bool, since: int, copies: np.ndarray) -> None:
     """Write the piles into ``buffer`` (zero there) from ``top_at``: the top card's type
     one-hot, the pile's shown cards counted per type / copies, the pile's order bottom
     first and the stock's order top first, ``deck_cards`` entries each, holding (type +
@@ -465,7 +521,8 @@ def write_carte_piles(buffer: np.ndarray, top_at: int, deck_cards: int, facts, p
     size = int(facts[pile_at])
     for i in range(size):
         card = facts[pile_at + 1 + i]
-        if i == size - 1 or observer < 0 or (known[observer, card] and learned_at[observer, card] >= since):
+        if i == size - 1 or observer < 0 or (
+                known[observer, card] and (not only_new or learned_at[observer, card] >= since)):
             t = min(card_types[card], num_types - 1)
             counts[t] += 1
             buffer[order_at + i] = (t + 1) / num_types
@@ -477,7 +534,7 @@ def write_carte_piles(buffer: np.ndarray, top_at: int, deck_cards: int, facts, p
     stock_size = int(facts[stock_at])
     for i in range(stock_size):
         card = facts[stock_at + 1 + i]
-        if observer < 0 or (known[observer, card] and learned_at[observer, card] >= since):
+        if observer < 0 or (known[observer, card] and (not only_new or learned_at[observer, card] >= since)):
             buffer[stock_order_at + stock_size - 1 - i] = (min(card_types[card], num_types - 1) + 1) / num_types
     buffer[sizes_at] = facts[FACT_STOCK_SIZE] / deck_cards
     buffer[sizes_at + 1] = size / deck_cards

@@ -27,8 +27,7 @@ from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games import observation as table_observation
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import (EventEncoding, Observer, face_up_sums, piece_destinations, row_scatter,
-                                       seat_relative_destinations)
+from cardenv.games.observation import Observer
 
 NUM_RANKS = 13
 NUM_SUITS = 4
@@ -58,53 +57,32 @@ class CarteObserver(Observer):
             raise AssertionError("state_facts and write_carte_observation must agree on NOBODY")
         for layout in (self.layout, self.state_layout):  # as write_carte_piles reads them: one after another
             pieces = layout.pieces
-            names = ["top_of_pile", "pile_counts", "pile_order", "stock_order", "stock_size", "pile_size", "turned_over"]
+            names = ["top_of_pile", "pile_counts", "pile_order", "stock_order", "stock_size", "pile_size",
+                     "turned_over"]
             if any(pieces[a].stop != pieces[b].start for a, b in zip(names, names[1:])):
                 raise AssertionError(f"the pile pieces must lie one after another: {names}")
-        # An event row: its kind, actor (seats absolute), cards face up and meld, side by
-        # side; per observer, where each entry lands in the observation.
-        n, num_kinds = config.num_players, len(self.shown_event_kinds)
-        widths = [("event_kind", num_kinds), ("event_actor", n), ("event_cards", NUM_MELD_TYPES),
-                  ("event_meld", MAX_MELDS)]
-        starts = np.cumsum([0] + [width for _, width in widths]).tolist()
-        event_columns = [(name, low, low + width) for (name, width), low in zip(widths, starts)]
-        actor_column, cards_column, meld_column = starts[1:4]
-        # A card shown face up counts in its type's column (every joker in one), weighing
-        # 1 / the copies of that type; a meld event marks the meld (its first place's slot).
-        card_types = np.arange(int(self.deck.max()) + 1)
-        face_columns = (cards_column + np.minimum(card_types, JOKER))[:, None]
-        weights = self.copies[np.minimum(card_types, JOKER)][:, None] ** -1
-        self._event_encoding = EventEncoding(
-            CarteState, self.shown_event_kinds, 0, actor_column, -1, 0,
-            {"put down": meld_column, "add": meld_column}, face_columns,
-            face_up_sums(face_columns, weights, np.bincount(self.deck), np.float64))
-        if config.recent_events:
-            event_tables = [
-                self._event_encoding.tables_for(row_scatter(destinations), self.layout.pieces["event_new"].start,
-                                                config.recent_events)
-                for destinations in seat_relative_destinations(
-                    piece_destinations(self.layout, event_columns, config.recent_events), [(actor_column, 1)], n)]
-        else:  # no event rows: the compiled call writes none
-            event_tables = [np.zeros(0, dtype=np.int64)] * n
-        # The packed tables of write_carte_observation per observer, and (last, seat -1)
-        # the global state's.
-        self._face_sums = self._event_encoding.face_sums
-        self._tables = [self._pack_tables(self.layout, seat, event_tables[seat]) for seat in range(n)]
-        self._state_tables = self._pack_tables(self.state_layout, -1, np.zeros(0, dtype=np.int64))
+        event_pieces = ["event_new", "events_dropped"]  # as write_carte_events reads them
+        if self.layout.pieces["event_new"].stop != self.layout.pieces["events_dropped"].start:
+            raise AssertionError(f"the event pieces must lie one after another: {event_pieces}")
+        # The packed tables of write_carte_observation per observer, and the global state's.
+        self._tables = [self._pack_tables(self.layout, seat) for seat in range(config.num_players)]
+        self._state_tables = self._pack_tables(self.state_layout, -1)
         self._make_buffers()
 
-    def _pack_tables(self, layout: ObservationLayout, observer: int, event_tables: np.ndarray) -> np.ndarray:
+    def _pack_tables(self, layout: ObservationLayout, observer: int) -> np.ndarray:
         """``write_carte_observation``'s tables for ``observer`` (-1: the global state)."""
         kernels = table_observation.observation_kernels
         config = self.config
         at = {name: piece.start for name, piece in layout.pieces.items()}
         omniscient = observer < 0
-        settings = [0] * 9
+        settings = [0] * 12
         settings[kernels.OBSERVER_SEAT], settings[kernels.NUM_SEATS] = observer, config.num_players
         settings[kernels.DECK_CARDS], settings[kernels.MAX_TURNS] = DECK_SIZE, config.max_turns_per_round
         settings[kernels.STARTING_SCORE], settings[kernels.ONLY_NEW] = config.starting_score, config.memory == "none"
         settings[kernels.RANKS], settings[kernels.SUITS], settings[kernels.POSITIONS] = NUM_RANKS, NUM_SUITS, \
             NUM_POSITIONS
+        settings[kernels.EVENT_ROWS] = 0 if omniscient else config.recent_events
+        settings[kernels.SHOWN_KINDS], settings[kernels.MELDS] = len(self.shown_event_kinds), MAX_MELDS
         piece_at = {
             kernels.PHASE_AT: "phase", kernels.CURRENT_AT: "current_player", kernels.TURN_AT: "turn_player",
             kernels.HAND_AT: "hands" if omniscient else "hand", kernels.SELECTION_AT: "selection",
@@ -117,14 +95,21 @@ class CarteObserver(Observer):
             kernels.SET_SUITS_AT: "meld_set_suits", kernels.SET_JOKERS_AT: "meld_set_jokers",
             kernels.RUN_SUIT_AT: "meld_run_suit", kernels.RUN_REAL_AT: "meld_run_real",
             kernels.RUN_JOKER_AT: "meld_run_joker", kernels.ACCEPTS_AT: "meld_accepts", kernels.PILES_AT: "top_of_pile"}
-        starts = [-1] * (kernels.PILES_AT + 1)  # DECIDED_AT stays -1 in the global state (see encode_state)
+        if not omniscient:
+            piece_at.update({kernels.DECIDED_AT: "window_decided", kernels.EVENT_KIND_AT: "event_kind",
+                             kernels.EVENT_ACTOR_AT: "event_actor", kernels.EVENT_CARDS_AT: "event_cards",
+                             kernels.EVENT_MELD_AT: "event_meld", kernels.EVENT_NEW_AT: "event_new"})
+        starts = [-1] * (kernels.EVENT_NEW_AT + 1)  # -1: a piece the global state has not
         for index, name in piece_at.items():
             starts[index] = at[name]
-        if not omniscient:
-            starts[kernels.DECIDED_AT] = at["window_decided"]
-        tables = [None] * 4
+        # Per event kind of the engine: its column of event_kind (-1: implied, not shown),
+        # and whether it marks a meld (its first place's slot).
+        event_columns = [self.kind_index.get(kind, -1) for kind in CarteState.event_kinds]
+        marks_meld = [kind in ("put down", "add") for kind in CarteState.event_kinds]
+        tables = [None] * 5
         tables[kernels.CARTE_SETTINGS], tables[kernels.CARTE_STARTS] = settings, starts
-        tables[kernels.CARTE_COPIES], tables[kernels.CARTE_EVENTS] = self.copies.astype(np.int64), event_tables
+        tables[kernels.CARTE_COPIES] = self.copies.astype(np.int64)
+        tables[kernels.EVENT_COLUMNS], tables[kernels.MARKS_MELD] = event_columns, marks_meld
         return kernels.pack_tables(tables)
 
     def _make_buffers(self) -> None:
@@ -238,7 +223,7 @@ class CarteObserver(Observer):
             state_facts(state, 1 if window is not None and window.has_decided(observer) else 0,
                         state.turnovers > 0),
             state.turns_completed, state.selection, table.card_types, knowledge.known, knowledge.learned_at,
-            knowledge.decided_at, table_facts, state.event_records, self._face_sums)
+            knowledge.decided_at, table_facts, state.event_records)
         return buffer.copy() if out is None else out
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
@@ -250,7 +235,7 @@ class CarteObserver(Observer):
         table_observation.observation_kernels.write_carte_observation(
             vector, self._state_tables, state_facts(state, 0, True), state.turns_completed, state.selection,
             table.card_types, knowledge.known, knowledge.learned_at, knowledge.decided_at,
-            self._table_facts_of(state), state.event_records, self._face_sums)
+            self._table_facts_of(state), state.event_records)
         window = state.window
         if window is not None:  # who decided, and to catch: hidden from the players, shown here
             decided_at, catches_at = self.state_layout.pieces["window_decided"].start, \
