@@ -302,18 +302,18 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
     axis is seat ``(observer + r) % n`` (seats absolute in the global state). ``tables``
     (:func:`pack_tables`): ``CARTE_SETTINGS``, ``CARTE_STARTS``, ``CARTE_COPIES`` (per
     card type, its copies in the deck), ``EVENT_COLUMNS`` and ``MARKS_MELD`` (see
-    :func:`write_carte_events`). ``facts``: see ``FACT_*``. A card's type is ``min(card_types[card], types - 1)``: every joker counts
-    as the last type.
+    :func:`write_carte_events`). ``facts``: see ``FACT_*``; ``table_facts``: see
+    :func:`write_carte_melds`. A card's type is ``min(card_types[card], types - 1)``:
+    every joker counts as the last type.
 
     The head: phase, the player to act and whose go it is (one-hot), and when someone is
     to act, the selection (counts × 1 / copies; shown in the global state and to the
     player to act) and the type of the card taken from the pile while the go's player
-    holds it; per seat the hand's counts × 1 / copies (row 0, or every row in the global
-    state), with the cards every player knows added up under ``KNOWN_AT``, and for the
-    other rows of an observation the cards shown to the observer; each seat's hand size /
-    ``DECK_CARDS`` and, from ``table_facts`` (see :func:`write_carte_melds`), its score /
-    ``STARTING_SCORE`` (above 0), in game, started and said carte; ``turns_completed`` /
-    ``MAX_TURNS``; the catch window, its offender and
+    holds it (R-07); per seat the hand's counts × 1 / copies (row 0, or every row in the
+    global state), with the cards every player knows added up under ``KNOWN_AT``, and for
+    the other rows of an observation the cards shown to the observer; each seat's hand
+    size / ``DECK_CARDS``, score / ``STARTING_SCORE`` (above 0), in game, started and said
+    carte; ``turns_completed`` / ``MAX_TURNS``; the catch window, its offender and
     whether the observer decided. Then the melds (:func:`write_carte_melds`), the piles
     (:func:`write_carte_piles`) and, for an observation, the recent events
     (:func:`write_carte_events`)."""
@@ -342,7 +342,7 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
     # The hands follow the pile; the stock follows them.
     pile_at = FACT_PILE
     at = pile_at + 1 + int(facts[pile_at])
-    counts = np.zeros(num_types, dtype=np.int64)
+    counts = np.zeros(num_types, dtype=np.int64)  # per type, zero between hands (and for write_carte_piles)
     pile_card = int(facts[FACT_PILE_CARD])
     for seat in range(n):
         r = (seat - first_seat) % n
@@ -397,7 +397,7 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
             buffer[starts[DECIDED_AT]] = 1.0
     write_carte_melds(buffer, starts, settings, table_facts, first_seat, num_types - 1)
     write_carte_piles(buffer, starts[PILES_AT], deck_cards, facts, pile_at, stock_at, card_types, known, learned_at,
-                      observer, only_new, since, copies)
+                      observer, only_new, since, copies, counts)
     if settings[EVENT_ROWS] > 0:
         write_carte_events(buffer, tables, records, decided_at[observer], only_new)
 
@@ -502,7 +502,7 @@ def write_carte_melds(buffer: np.ndarray, starts: np.ndarray, settings: np.ndarr
 @compiled(inline=True)
 def write_carte_piles(buffer: np.ndarray, top_at: int, deck_cards: int, facts, pile_at: int, stock_at: int,
                       card_types: np.ndarray, known: np.ndarray, learned_at: np.ndarray, observer: int,
-                      only_new: bool, since: int, copies: np.ndarray) -> None:
+                      only_new: bool, since: int, copies: np.ndarray, counts: np.ndarray) -> None:
     """Write the piles into ``buffer`` (zero there) from ``top_at``: the top card's type
     one-hot, the pile's shown cards counted per type / copies, the pile's order bottom
     first and the stock's order top first, ``deck_cards`` entries each, holding (type +
@@ -511,13 +511,13 @@ def write_carte_piles(buffer: np.ndarray, top_at: int, deck_cards: int, facts, p
     the stock's and the pile's sizes / ``deck_cards`` and whether the pile was turned
     over. The pieces lie one after another in that order. The pile and the stock are
     read from ``facts`` at ``pile_at`` and ``stock_at`` (a length, then the cards; the
-    stock's length 0 where nobody may know its order)."""
+    stock's length 0 where nobody may know its order). ``counts``: zero, one per type
+    (scratch: an allocation per call costs more than sharing it)."""
     num_types = copies.shape[0]
     counts_at = top_at + num_types
     order_at = counts_at + num_types
     stock_order_at = order_at + deck_cards
     sizes_at = stock_order_at + deck_cards
-    counts = np.zeros(num_types, dtype=np.int64)
     size = int(facts[pile_at])
     for i in range(size):
         card = facts[pile_at + 1 + i]
