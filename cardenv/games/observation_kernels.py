@@ -1,4 +1,4 @@
-"""The card, turn and event pieces of an observation, and carte's hands and piles,
+"""The card, turn and event pieces of an observation, and carte's whole observation,
 compiled with numba.
 
 Written with numpy, a :class:`~cardenv.games.observation.TableObserver` observation's
@@ -12,7 +12,9 @@ quarter fewer instructions (docs/performance.md). The event rows are read straig
 from the integer records the engine logs with each event
 (:func:`cardenv.core.events.append_event_record`), newest first. A slot observation
 is one compiled call (:func:`write_table_observation`), its fixed tables packed into one
-vector (:func:`pack_tables`).
+vector (:func:`pack_tables`); so is a carte observation (:func:`write_carte_observation`),
+which reads the state's facts from one bytearray and its scores, seat flags and melds
+from one int64 vector the observer keeps while they do not change.
 ``tests/test_observation_reference.py`` and ``tests/test_carte_observation_reference.py``
 check the results bit for bit against straightforward Python references.
 

@@ -7,15 +7,22 @@ and, where the player may remember them, the order of their cards.
 
 Seats are relative (row 0 = the observer, row k = k seats clockwise) in observations
 and absolute in the global state (``env.state()``). What the observation shows follows
-the knowledge table through one function (``knowledge.shown_to``): opponents' cards
-known to the observer (taken from the pile, or from the stock after it was turned
-over), the pile below its top card, and the turned-over stock's order, all under
-``memory="perfect"``; with ``memory="none"`` only what was revealed since the
-observer's previous decision. What lies on the table now (melds, the top of the pile,
-counts of cards and who is in) is always shown. Of a catch window the observation says
-only that it is open, for whom, and whether the observer has decided — never what
-anyone decided before the window closes. docs/carte.md's tables are generated from the
-layouts below.
+the knowledge table by the rule of ``knowledge.shown_to`` (applied card by card in the
+compiled call): opponents' cards known to the observer (taken from the pile, or from
+the stock after it was turned over), the pile below its top card, and the turned-over
+stock's order, all under ``memory="perfect"``; with ``memory="none"`` only what was
+revealed since the observer's previous decision. What lies on the table now (melds,
+the top of the pile, counts of cards and who is in) is always shown. Of a catch window
+the observation says only that it is open, for whom, and whether the observer has
+decided — never what anyone decided before the window closes. docs/carte.md's tables
+are generated from the layouts below.
+
+An observation (and the global state) is written by one compiled call,
+:func:`~cardenv.games.observation_kernels.write_carte_observation`: a few Python ints
+and arrays cost less to hand over than any Python-side piece would to write, so the
+observer only gathers the state's facts into one bytearray (:func:`state_facts`) and
+keeps the rarely changing ones (scores, seat flags, melds) in one vector until they
+change.
 """
 
 from __future__ import annotations
@@ -213,7 +220,7 @@ class CarteObserver(Observer):
         table = state.table
         knowledge = table.knowledge
         window = state.window
-        # _table_facts_of, written out: a method call would cost a tenth of the rest.
+        # _table_facts_of, written out: the call would cost about 0.1 µs of some 4 here.
         version, types, scores, eliminated, started, said_carte, table_facts = self._table_facts
         if (version is not state.melds_version or types is not state.card_meld_types or scores != state.scores
                 or eliminated != state.eliminated or started != state.started or said_carte != state.said_carte):
@@ -250,10 +257,13 @@ class CarteObserver(Observer):
         """The seats' scores and flags (out of the game, started, said carte) and the
         melds of ``state`` as ``write_carte_melds`` reads them (owners absolute, so every
         seat's observation shares them), kept while what they were made from is the
-        same: the seats' lists equal, and the state's ``melds_version`` token and
-        ``card_meld_types`` list the same objects (a put-down, an add, a new round or
-        ``mark_changed`` gives a new token, a sampled world its own types; a clone shares
-        both, and its melds)."""
+        same: the seats' lists equal to copies kept of them, and the state's
+        ``melds_version`` token and ``card_meld_types`` list the very objects (a put-down,
+        an add, a new round or ``mark_changed`` gives a new token, a sampled world its
+        own types; a clone shares both, and its melds). Today a seat goes out only with a
+        new score and starts only with a put-down, and a sampled world's melds have the
+        real types; those lists and the types are compared all the same, for a few tens
+        of nanoseconds, so that no change to the engine can leave a stale vector."""
         version, types, scores, eliminated, started, said_carte, vector = self._table_facts
         if (version is not state.melds_version or types is not state.card_meld_types or scores != state.scores
                 or eliminated != state.eliminated or started != state.started or said_carte != state.said_carte):
@@ -261,6 +271,7 @@ class CarteObserver(Observer):
         return vector
 
     def _make_table_facts(self, state: CarteState) -> np.ndarray:
+        """``_table_facts_of``'s vector, made afresh and kept."""
         types = state.card_meld_types
         facts = [*state.scores, *state.eliminated, *state.started, *state.said_carte, len(state.melds)]
         for meld, cards in zip(state.melds, state.table.melds):
