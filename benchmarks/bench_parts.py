@@ -75,7 +75,7 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         kernels = table_observation.observation_kernels
         pack_tables = cls._pack_tables
         fixed_deal = carte_observation.state_facts(observer.state_class(observer.config, np.random.default_rng(0)),
-                                                   False, False)
+                                                   0, False)
 
         def pack_tables_without_events(self, layout, seat):
             tables = pack_tables(self, layout, seat)

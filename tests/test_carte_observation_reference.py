@@ -4,10 +4,10 @@ The observer is built for speed (one compiled call per observation, fed the stat
 packed into bytes and the scores, seat flags and melds kept until they change). The
 reference below is the slow, obvious reading of docs/carte.md's observation table: one
 plain loop per piece over the state (hands, knowledge table, melds, piles, event log),
-nothing cached. Every
-observation of every seat along random games (2, 4 and 6 players, both memory models,
-sampled worlds and copies observed in between, so the observer's caches see other
-states) and the global state must equal the reference exactly, float32 for float32.
+nothing cached. Every observation of every seat along random games (2, 4 and 6 players,
+both memory models, sampled worlds and copies observed in between, so the observer's
+kept facts see other states) and the global state must equal the reference exactly,
+float32 for float32.
 
 The default run compares over 10,000 states; ``pytest -m slow`` over 40,000."""
 
@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, position_of_rank
-from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
 from cardenv.games import observation
+from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
 
 COPIES = [2] * JOKER + [4]  # R-01: two packs, four jokers
 DECK = 108
