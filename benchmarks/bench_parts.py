@@ -13,10 +13,11 @@ is kept; only differences within one run mean anything on a busy machine.
 
 The parts, for the slot rulesets: the compiled call (the card, turn and event pieces),
 the recent events alone (the observation written without them), the ruleset's own
-pieces, the whole observation; for carte_v0:
-the head (hands and seats), the seat tail (melds and piles), the piles alone, the
-melds alone, the events, the whole observation. For every ruleset: the engine's event
-log (``log``), and its integer records alone.
+pieces, the whole observation; for carte_v0 (one compiled call): the compiled call
+(what remains is gathering its arguments in Python), the recent events (the observers'
+tables set to no event rows), gathering the state's facts (``state_facts``; the
+compiled call then reads a fixed deal's), the whole observation. For every ruleset: the
+engine's event log (``log``), and its integer records alone.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import numpy as np
 import cardenv
 from cardenv.games import base as engine_base
 from cardenv.games import observation as table_observation
+from cardenv.games.carte import observation as carte_observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_envs import cardenv_rulesets, engine_runner, ruleset_options, run_settings, write_json
@@ -69,13 +71,22 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         parts["without the compiled call"] = lambda: replaced(kernels, "write_table_observation", do_nothing)
         parts["without the recent events"] = lambda: replaced(cls, "write", write_without_events)
         parts["without the ruleset's pieces"] = lambda: replaced(cls, "_fill_ruleset_pieces", do_nothing)
-    else:  # carte: a head, a per-seat tail (melds, piles) and the events
-        tail = np.zeros(observer._events_start - observer._tail_start, dtype=np.float32)
-        parts["without the head"] = lambda: replaced(cls, "_head", do_nothing)
-        parts["without the seat tail"] = lambda: replaced(cls, "_seat_tail", lambda *a: tail)
-        parts["without the piles"] = lambda: replaced(cls, "_fill_piles", do_nothing)
-        parts["without the melds"] = lambda: replaced(cls, "_fill_melds", do_nothing)
-        parts["without the events"] = lambda: replaced(cls, "_fill_events", do_nothing)
+    else:  # carte: one compiled call, fed the state's facts gathered in Python
+        kernels = table_observation.observation_kernels
+        pack_tables = cls._pack_tables
+        fixed_deal = carte_observation.state_facts(observer.state_class(observer.config, np.random.default_rng(0)),
+                                                   0, False)
+
+        def pack_tables_without_events(self, layout, seat):
+            tables = pack_tables(self, layout, seat)
+            settings = tables[tables[kernels.CARTE_SETTINGS]: tables[kernels.CARTE_SETTINGS + 1]]  # a view
+            settings[kernels.EVENT_ROWS] = 0
+            return tables
+
+        parts["without the compiled call"] = lambda: replaced(kernels, "write_carte_observation", do_nothing)
+        parts["without the recent events"] = lambda: replaced(cls, "_pack_tables", pack_tables_without_events)
+        parts["without gathering the state's facts"] = lambda: replaced(
+            carte_observation, "state_facts", lambda *a: fixed_deal)
     parts["without the engine's event log"] = lambda: replaced(engine_base.RoundGameState, "log", do_nothing)
     parts["without its integer records"] = lambda: replaced(engine_base, "append_event_record", do_nothing)
     return parts

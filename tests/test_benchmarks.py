@@ -151,6 +151,6 @@ def test_the_parts_benchmark_measures_every_part_and_puts_each_back(tmp_path):
         assert "without the observation" in timings and "without the engine's event log" in timings
         assert all(0 < us < float("inf") for us in timings.values())
     assert "without the compiled call" in result["rulesets"]["onefifty_v0"]["us_per_decision"]
-    assert "without the piles" in result["rulesets"]["carte_v0"]["us_per_decision"]
+    assert "without gathering the state's facts" in result["rulesets"]["carte_v0"]["us_per_decision"]
     assert {ruleset: snapshot(ruleset) for ruleset in before} == before
     assert (tmp_path / "parts.json").read_text().startswith("{")

@@ -250,7 +250,8 @@ def test_planted_leak_next_stock_card_is_caught(monkeypatch):
     def with_next_card(self, state, observer, out=None):
         buffer = original(self, state, observer, out)
         if state.table.draw_pile:
-            buffer[self._starts[False]["stock_size"]] += int(state.table.card_types[state.table.draw_pile[-1]]) / 1000
+            next_type = int(state.table.card_types[state.table.draw_pile[-1]])
+            buffer[self.layout.pieces["stock_size"].start] += next_type / 1000
         return buffer
 
     monkeypatch.setattr(CarteObserver, "observe", with_next_card)
@@ -279,7 +280,7 @@ def test_planted_leak_pending_catch_decision_is_caught(monkeypatch):
         buffer = original(self, state, observer, out)
         window = state.window
         if window is not None and window.attempts():
-            buffer[self._starts[False]["catch_window"]] = 0.5
+            buffer[self.layout.pieces["catch_window"].start] = 0.5
         return buffer
 
     monkeypatch.setattr(CarteObserver, "observe", showing_catches)

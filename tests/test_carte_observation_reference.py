@@ -1,12 +1,13 @@
 """carte_v0's observer against a reference written from the layout's descriptions.
 
-The observer is built for speed (per-seat tails rewritten part by part, event rows shared
-by every seat, lists the engine keeps up to date). The reference below is the slow,
-obvious reading of docs/carte.md's observation table: one plain loop per piece over the
-state (hands, knowledge table, melds, piles, event log), nothing cached. Every
-observation of every seat along random games (2, 4 and 6 players, both memory models,
-sampled worlds and copies observed in between, so the observer's caches see other
-states) and the global state must equal the reference exactly, float32 for float32.
+The observer is built for speed (one compiled call per observation, fed the state's facts
+packed into bytes and the scores, seat flags and melds kept until they change). The
+reference below is the slow, obvious reading of docs/carte.md's observation table: one
+plain loop per piece over the state (hands, knowledge table, melds, piles, event log),
+nothing cached. Every observation of every seat along random games (2, 4 and 6 players,
+both memory models, sampled worlds and copies observed in between, so the observer's
+kept facts see other states) and the global state must equal the reference exactly,
+float32 for float32.
 
 The default run compares over 10,000 states; ``pytest -m slow`` over 40,000."""
 
@@ -16,8 +17,8 @@ import numpy as np
 import pytest
 
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, position_of_rank
+from cardenv.games import observation
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
-from cardenv.games.observation import EventEncoding
 
 COPIES = [2] * JOKER + [4]  # R-01: two packs, four jokers
 DECK = 108
@@ -250,16 +251,18 @@ def test_observations_equal_the_reference_long(config_options):
 
 
 def test_the_reference_catches_a_wrong_fast_path(monkeypatch):
-    """The comparison can fail: event rows that forget who acted."""
-    original = EventEncoding.tables_for
+    """The comparison can fail: event rows that forget who acted (the compiled call told
+    to write each event's actor over its cards)."""
+    original = CarteObserver._pack_tables
 
-    def without_actor(self, *args):
-        actor_column, self.actor_column = self.actor_column, -1
-        try:
-            return original(self, *args)
-        finally:
-            self.actor_column = actor_column
+    def without_actor(self, layout, observer):
+        tables = original(self, layout, observer)
+        kernels = observation.observation_kernels
+        starts = tables[tables[kernels.CARTE_STARTS]: tables[kernels.CARTE_STARTS + 1]]  # a view
+        if observer >= 0:
+            starts[kernels.EVENT_ACTOR_AT] = starts[kernels.EVENT_CARDS_AT]
+        return tables
 
-    monkeypatch.setattr(EventEncoding, "tables_for", without_actor)
+    monkeypatch.setattr(CarteObserver, "_pack_tables", without_actor)
     with pytest.raises(AssertionError, match="event_actor"):
         compare_along_random_games({"num_players": 3, "memory": "perfect"}, 300, seed=0)

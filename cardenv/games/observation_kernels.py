@@ -1,4 +1,4 @@
-"""The card, turn and event pieces of an observation, and carte's hands and piles,
+"""The card, turn and event pieces of an observation, and carte's whole observation,
 compiled with numba.
 
 Written with numpy, a :class:`~cardenv.games.observation.TableObserver` observation's
@@ -12,7 +12,9 @@ quarter fewer instructions (docs/performance.md). The event rows are read straig
 from the integer records the engine logs with each event
 (:func:`cardenv.core.events.append_event_record`), newest first. A slot observation
 is one compiled call (:func:`write_table_observation`), its fixed tables packed into one
-vector (:func:`pack_tables`).
+vector (:func:`pack_tables`); so is a carte observation (:func:`write_carte_observation`),
+which reads the state's facts from one bytearray and its scores, seat flags and melds
+from one int64 vector the observer keeps while they do not change.
 ``tests/test_observation_reference.py`` and ``tests/test_carte_observation_reference.py``
 check the results bit for bit against straightforward Python references.
 
@@ -28,12 +30,18 @@ import numba
 import numpy as np
 
 
-def compiled(function):
-    """``function`` compiled with numba, cached on disk where numba can write its cache."""
+def compiled(function=None, *, inline: bool = False):
+    """``function`` compiled with numba, cached on disk where numba can write its cache;
+    ``inline``: written into each compiled caller (numba's ``inline="always"``), for a
+    helper that takes arrays: a call between compiled functions counts references to
+    every array it passes, which costs more than a short helper's work."""
+    if function is None:
+        return lambda function: compiled(function, inline=inline)
+    options = {"inline": "always"} if inline else {}
     try:
-        return numba.njit(cache=True, nogil=True)(function)
+        return numba.njit(cache=True, nogil=True, **options)(function)
     except RuntimeError:  # numba: "cannot cache function …: no locator available"
-        return numba.njit(nogil=True)(function)
+        return numba.njit(nogil=True, **options)(function)
 
 
 def fixed_type_entry(dispatcher, args: tuple):
@@ -74,7 +82,7 @@ def pack_tables(tables: list) -> np.ndarray:
     return np.concatenate([offsets, *flat]).astype(np.int64)
 
 
-@compiled
+@compiled(inline=True)
 def table_piece(tables: np.ndarray, k: int) -> np.ndarray:
     """Table ``k`` of a vector made by :func:`pack_tables` (a view)."""
     return tables[tables[k]: tables[k + 1]]
@@ -273,110 +281,278 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
     target[new_start + capacity] = 1.0 if new > capacity else 0.0
 
 
-# Entries of a carte layout's ``offsets`` (see :func:`write_seat_pieces`): where pieces start.
-HAND_AT, KNOWN_AT, SIZES_AT, SELECTION_AT, IN_GAME_AT, SCORES_AT, STARTED_AT, SAID_AT = range(8)
+# A carte observation is one compiled call too (:func:`write_carte_observation`), fed by
+# four vectors: the observer's fixed tables (packed, by index as below), the facts of
+# the state read per call (bytes, see ``FACT_*``), the table's rarely changing facts
+# (the seats' scores and flags, the melds; int64, see :func:`write_carte_observation`)
+# and the event records.
+CARTE_SETTINGS, CARTE_STARTS, CARTE_COPIES, EVENT_COLUMNS, MARKS_MELD = range(5)
+# ``CARTE_SETTINGS`` holds these, in order (``OBSERVER_SEAT`` -1: the global state,
+# seats absolute, every card shown; ``ONLY_NEW``: memory="none"; ``EVENT_ROWS``: the
+# observation's recent_events, 0 for the global state; ``SHOWN_KINDS``: the columns of
+# ``event_kind``; ``MELDS``: those of ``event_meld``):
+OBSERVER_SEAT, NUM_SEATS, DECK_CARDS, MAX_TURNS, STARTING_SCORE, ONLY_NEW, RANKS, SUITS, POSITIONS, EVENT_ROWS, \
+    SHOWN_KINDS, MELDS = range(12)
+# ``CARTE_STARTS``, where each piece starts (``KNOWN_AT``: ``known_cards`` or
+# ``known_to_all``; ``HAND_AT``: ``hand`` or ``hands``; -1 for ``window_decided`` in the
+# global state, whose deciders the observer writes itself, and for the event pieces,
+# which it has not; ``events_dropped`` lies right after ``event_new``):
+(PHASE_AT, CURRENT_AT, TURN_AT, HAND_AT, SELECTION_AT, PILE_CARD_AT, IN_GAME_AT, SCORES_AT, SIZES_AT, STARTED_AT,
+ SAID_AT, KNOWN_AT, TURNS_AT, WINDOW_AT, OFFENDER_AT, DECIDED_AT, MELD_PRESENT_AT, MELD_IS_RUN_AT, MELD_OWNER_AT,
+ SET_RANK_AT, SET_SUITS_AT, SET_JOKERS_AT, RUN_SUIT_AT, RUN_REAL_AT, RUN_JOKER_AT, ACCEPTS_AT, PILES_AT,
+ EVENT_KIND_AT, EVENT_ACTOR_AT, EVENT_CARDS_AT, EVENT_MELD_AT, EVENT_NEW_AT) = range(32)
+# The facts' first entries, in order, then the pile (its length, its cards bottom
+# first), every hand (its length, its cards; seats absolute) and the stock where it may
+# be shown (its length, its cards; else length 0). Cards and seats fit a byte: a
+# bytearray made from a list of Python ints costs a fifth of an ``array`` of int64.
+FACT_PHASE, FACT_CURRENT, FACT_TURN, FACT_PILE_CARD, FACT_OFFENDER, FACT_DECIDED, FACT_TURNED_OVER, \
+    FACT_STOCK_SIZE, FACT_PILE = range(9)
+NOBODY = 255  # a fact's seat or card when there is none (no player to act, no pile card, no window)
 
 
 @compiled
-def write_seat_pieces(out: np.ndarray, hands, num_seats: int, first_seat: int, card_types: np.ndarray,
-                      known: np.ndarray, shown: np.ndarray, every_row: bool, offsets: np.ndarray,
-                      weight: np.ndarray, deck_size: int, selection: np.ndarray, seat_facts,
-                      starting_score: int) -> None:
-    """Write hands counted per card type and each seat's facts into ``out`` (zero
-    there), row r for seat ``(first_seat + r) % num_seats``, each piece at its entry of
-    ``offsets`` (``hands``: every hand, seats absolute, each as its length then its
-    cards; a card's type is ``min(card_types[card], len(weight) - 1)``, so every joker
-    counts as the last type). For row 0, or every row when ``every_row``: the hand's count of each
-    type × ``weight[type]`` at ``HAND_AT + r × types``, and the cards every player
-    knows (a column of ``known`` all true) added up at ``KNOWN_AT + r × types``; for
-    the other rows only the cards ``shown`` to the observer, added up there. Each row's
-    size / ``deck_size`` at ``SIZES_AT + r``. ``selection`` (counts per type; empty when
-    the observation does not show it) × ``weight`` at ``SELECTION_AT``. ``seat_facts``:
-    per absolute seat, four runs (eliminated, score, started, said carte), written per
-    row as in game (1 unless eliminated), score / ``starting_score`` (where above 0),
-    started and said carte."""
-    num_types = weight.shape[0]
-    n = num_seats
-    counts = np.zeros(num_types, dtype=np.int64)
-    hand_at, known_at = offsets[HAND_AT], offsets[KNOWN_AT]
-    at = 0  # where the hand of ``seat`` starts, walking the hands in seat order
+def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns_completed: int,
+                            selection: np.ndarray, card_types: np.ndarray, known: np.ndarray, learned_at: np.ndarray,
+                            decided_at: np.ndarray, table_facts: np.ndarray, records) -> None:
+    """Write a whole carte observation (or, for ``OBSERVER_SEAT`` -1, the global state
+    but for its window's deciders) into ``buffer``, zeroing it first. Row r of a seat
+    axis is seat ``(observer + r) % n`` (seats absolute in the global state). ``tables``
+    (:func:`pack_tables`): ``CARTE_SETTINGS``, ``CARTE_STARTS``, ``CARTE_COPIES`` (per
+    card type, its copies in the deck), ``EVENT_COLUMNS`` and ``MARKS_MELD`` (see
+    :func:`write_carte_events`). ``facts``: see ``FACT_*``; ``table_facts``: see
+    :func:`write_carte_melds`. A card's type is ``min(card_types[card], types - 1)``:
+    every joker counts as the last type.
+
+    The head: phase, the player to act and whose go it is (one-hot), and when someone is
+    to act, the selection (counts × 1 / copies; shown in the global state and to the
+    player to act) and the type of the card taken from the pile while the go's player
+    holds it (R-07); per seat the hand's counts × 1 / copies (row 0, or every row in the
+    global state), with the cards every player knows added up under ``KNOWN_AT``, and for
+    the other rows of an observation the cards shown to the observer; each seat's hand
+    size / ``DECK_CARDS``, score / ``STARTING_SCORE`` (above 0), in game, started and said
+    carte; ``turns_completed`` / ``MAX_TURNS``; the catch window, its offender and
+    whether the observer decided. Then the melds (:func:`write_carte_melds`), the piles
+    (:func:`write_carte_piles`) and, for an observation, the recent events
+    (:func:`write_carte_events`)."""
+    settings = table_piece(tables, CARTE_SETTINGS)
+    starts = table_piece(tables, CARTE_STARTS)
+    copies = table_piece(tables, CARTE_COPIES)
+    observer, n, deck_cards = settings[OBSERVER_SEAT], settings[NUM_SEATS], settings[DECK_CARDS]
+    only_new = settings[ONLY_NEW] != 0
+    num_types = copies.shape[0]
+    first_seat = max(observer, 0)
+    # A card is shown in the global state (observer -1), and to an observer that knows
+    # it, under memory="none" (``only_new``) only if learned since the observer's previous
+    # decision (``since``). Written out where it is needed: even inlined, a compiled helper
+    # taking the arrays cost about 20 ns a card.
+    since = decided_at[observer] if only_new and observer >= 0 else 0
+    buffer[:] = 0.0
+    buffer[starts[PHASE_AT] + facts[FACT_PHASE]] = 1.0
+    current = int(facts[FACT_CURRENT])
+    if current != NOBODY:
+        buffer[starts[CURRENT_AT] + (current - first_seat) % n] = 1.0
+        buffer[starts[TURN_AT] + (facts[FACT_TURN] - first_seat) % n] = 1.0
+        if observer < 0 or observer == current:  # R-06: a selection is private
+            for t in range(selection.shape[0]):
+                if selection[t]:
+                    buffer[starts[SELECTION_AT] + t] = selection[t] * (1.0 / copies[t])
+    # The hands follow the pile; the stock follows them.
+    pile_at = FACT_PILE
+    at = pile_at + 1 + int(facts[pile_at])
+    counts = np.zeros(num_types, dtype=np.int64)  # per type, zero between hands (and for write_carte_piles)
+    pile_card = int(facts[FACT_PILE_CARD])
     for seat in range(n):
         r = (seat - first_seat) % n
-        size = hands[at]
+        size = int(facts[at])
         base = r * num_types
-        if every_row or r == 0:
+        if observer < 0 or r == 0:
             for k in range(size):
-                counts[min(card_types[hands[at + 1 + k]], num_types - 1)] += 1
+                counts[min(card_types[facts[at + 1 + k]], num_types - 1)] += 1
             for k in range(size):
-                card = hands[at + 1 + k]
+                card = facts[at + 1 + k]
                 t = min(card_types[card], num_types - 1)
-                out[hand_at + base + t] = counts[t] * weight[t]
+                weight = 1.0 / copies[t]
+                buffer[starts[HAND_AT] + base + t] = counts[t] * weight
                 public = True
-                for q in range(known.shape[0]):
+                for q in range(n):
                     if not known[q, card]:
                         public = False
                         break
                 if public:
-                    out[known_at + base + t] += weight[t]
+                    buffer[starts[KNOWN_AT] + base + t] += weight
             for k in range(size):
-                counts[min(card_types[hands[at + 1 + k]], num_types - 1)] = 0
+                counts[min(card_types[facts[at + 1 + k]], num_types - 1)] = 0
         else:
             for k in range(size):
-                card = hands[at + 1 + k]
-                if shown[card]:
+                card = facts[at + 1 + k]
+                if known[observer, card] and (not only_new or learned_at[observer, card] >= since):
                     t = min(card_types[card], num_types - 1)
-                    out[known_at + base + t] += weight[t]
+                    buffer[starts[KNOWN_AT] + base + t] += 1.0 / copies[t]
+        if current != NOBODY and pile_card != NOBODY and seat == facts[FACT_TURN]:  # R-07: while in hand
+            for k in range(size):
+                if facts[at + 1 + k] == pile_card:
+                    buffer[starts[PILE_CARD_AT] + min(card_types[pile_card], num_types - 1)] = 1.0
+                    break
         if size:
-            out[offsets[SIZES_AT] + r] = size / deck_size
-        if not seat_facts[seat]:
-            out[offsets[IN_GAME_AT] + r] = 1.0
-        if seat_facts[n + seat] > 0:
-            out[offsets[SCORES_AT] + r] = seat_facts[n + seat] / starting_score
-        if seat_facts[2 * n + seat]:
-            out[offsets[STARTED_AT] + r] = 1.0
-        if seat_facts[3 * n + seat]:
-            out[offsets[SAID_AT] + r] = 1.0
+            buffer[starts[SIZES_AT] + r] = size / deck_cards
+        score = table_facts[seat]
+        if score > 0:
+            buffer[starts[SCORES_AT] + r] = score / settings[STARTING_SCORE]
+        if not table_facts[n + seat]:
+            buffer[starts[IN_GAME_AT] + r] = 1.0
+        if table_facts[2 * n + seat]:
+            buffer[starts[STARTED_AT] + r] = 1.0
+        if table_facts[3 * n + seat]:
+            buffer[starts[SAID_AT] + r] = 1.0
         at += 1 + size
-    for t in range(selection.shape[0]):
-        if selection[t]:
-            out[offsets[SELECTION_AT] + t] = selection[t] * weight[t]
+    stock_at = at
+    buffer[starts[TURNS_AT]] = turns_completed / settings[MAX_TURNS]
+    if facts[FACT_OFFENDER] != NOBODY:
+        buffer[starts[WINDOW_AT]] = 1.0
+        buffer[starts[OFFENDER_AT] + (facts[FACT_OFFENDER] - first_seat) % n] = 1.0
+        if starts[DECIDED_AT] >= 0 and facts[FACT_DECIDED]:
+            buffer[starts[DECIDED_AT]] = 1.0
+    write_carte_melds(buffer, starts, settings, table_facts, first_seat, num_types - 1)
+    write_carte_piles(buffer, starts[PILES_AT], deck_cards, facts, pile_at, stock_at, card_types, known, learned_at,
+                      observer, only_new, since, copies, counts)
+    if settings[EVENT_ROWS] > 0:
+        write_carte_events(buffer, tables, records, decided_at[observer], only_new)
 
 
-@compiled
-def write_piles(out: np.ndarray, top_at: int, deck_size: int, pile, stock, stock_size: int, card_types: np.ndarray,
-                shown: np.ndarray, show_all: bool, turned_over: bool, code: np.ndarray,
-                weight: np.ndarray) -> None:
-    """Write the piles into ``out`` from ``top_at``, zeroing them first: the top card's
-    type one-hot (types as in :func:`write_seat_pieces`), the pile's shown cards
-    counted per type × ``weight[type]``, the pile's order bottom first and the stock's
-    order top first, ``deck_size`` entries each, holding ``code[type]`` for each card
-    shown (``show_all``, or ``shown[card]``; the pile's top card always); then the
-    stock's and the pile's sizes / ``deck_size`` and ``turned_over``. The pieces lie one
-    after another in that order. ``stock``: the stock's ``stock_size`` cards where the
-    observer may know them, else empty (converting them would cost more than the rest)."""
-    num_types = weight.shape[0]
+@compiled(inline=True)
+def write_carte_events(buffer: np.ndarray, tables: np.ndarray, records, since_clock: int, only_new: bool) -> None:
+    """Write the event pieces of an observation into ``buffer`` (zero there), read
+    straight from the state's event ``records`` (see
+    :func:`cardenv.core.events.append_event_record`), newest first, as
+    :func:`write_recent_events` does for the slot rulesets (the same rows, ``event_new``
+    and ``events_dropped``), in carte's plain pieces: row i of each piece holds the i-th
+    newest shown event (``EVENT_COLUMNS[kind]`` ≥ 0, its column of ``event_kind``; -1 for
+    a kind left out); the actor's row, one-hot; each card shown face up adding 1 /
+    copies of its type (the sum is exact: halves and quarters); for a kind that
+    ``MARKS_MELD``, the meld of the event's first place. With ``only_new`` only the
+    events at ``since_clock`` or later are written."""
+    settings = table_piece(tables, CARTE_SETTINGS)
+    starts = table_piece(tables, CARTE_STARTS)
+    copies = table_piece(tables, CARTE_COPIES)
+    event_columns = table_piece(tables, EVENT_COLUMNS)
+    marks_meld = table_piece(tables, MARKS_MELD)
+    observer, n, capacity = settings[OBSERVER_SEAT], settings[NUM_SEATS], settings[EVENT_ROWS]
+    num_kinds, num_melds, num_types = settings[SHOWN_KINDS], settings[MELDS], copies.shape[0]
+    row = 0
+    new = 0
+    end = len(records)
+    while end > 0:
+        start = end - records[end - 1]
+        end = start
+        kind = records[start + 1]
+        column = event_columns[kind]
+        if column < 0:
+            continue
+        is_new = records[start] >= since_clock
+        if is_new:
+            new += 1
+        if row < capacity and (is_new or not only_new):
+            buffer[starts[EVENT_KIND_AT] + row * num_kinds + column] = 1.0
+            player = records[start + 2]
+            if player >= 0:
+                buffer[starts[EVENT_ACTOR_AT] + row * n + (player - observer) % n] = 1.0
+            num_places = records[start + 3]
+            if marks_meld[kind] and num_places > 0:
+                buffer[starts[EVENT_MELD_AT] + row * num_melds + records[start + 5]] = 1.0
+            faces = start + 4 + 2 * num_places
+            for k in range(records[faces]):
+                t = min(records[faces + 1 + k], num_types - 1)
+                buffer[starts[EVENT_CARDS_AT] + row * num_types + t] += 1.0 / copies[t]
+        row += 1
+        if row >= capacity and (not is_new or new > capacity):
+            break
+    for i in range(min(new, capacity)):
+        buffer[starts[EVENT_NEW_AT] + i] = 1.0
+    if new > capacity:
+        buffer[starts[EVENT_NEW_AT] + capacity] = 1.0
+
+
+@compiled(inline=True)
+def write_carte_melds(buffer: np.ndarray, starts: np.ndarray, settings: np.ndarray, table_facts: np.ndarray,
+                      first_seat: int, joker: int) -> None:
+    """Write the melds and ``meld_accepts`` into ``buffer`` (zero there), owners' rows
+    relative to ``first_seat``, from ``table_facts``: four runs of an entry per seat
+    (its score, and whether it is out of the game, started and said carte), the number of
+    melds, per meld its owner, whether it is a run, its key (a set's rank, a run's suit),
+    its size and its cards' types and positions (one after the other per card), then the
+    number of types some meld takes and those types. A set shows its rank, its real cards
+    per suit / 2 and its jokers / 3; a run its suit and, per position, a real card or a
+    joker (R-11)."""
+    n = settings[NUM_SEATS]
+    ranks, suits, positions = settings[RANKS], settings[SUITS], settings[POSITIONS]
+    at = 4 * n
+    num_melds = table_facts[at]
+    at += 1
+    for m in range(num_melds):
+        owner, is_run, key, size = table_facts[at], table_facts[at + 1], table_facts[at + 2], table_facts[at + 3]
+        at += 4
+        buffer[starts[MELD_PRESENT_AT] + m] = 1.0
+        buffer[starts[MELD_OWNER_AT] + m * n + (owner - first_seat) % n] = 1.0
+        if is_run:
+            buffer[starts[MELD_IS_RUN_AT] + m] = 1.0
+            buffer[starts[RUN_SUIT_AT] + m * suits + key] = 1.0
+            for k in range(size):
+                t, position = table_facts[at + 2 * k], table_facts[at + 2 * k + 1]
+                column = (RUN_JOKER_AT if t == joker else RUN_REAL_AT)
+                buffer[starts[column] + m * positions + position] = 1.0
+        else:
+            buffer[starts[SET_RANK_AT] + m * ranks + key] = 1.0
+            jokers = 0
+            for k in range(size):
+                t = table_facts[at + 2 * k]
+                if t == joker:
+                    jokers += 1
+                else:
+                    buffer[starts[SET_SUITS_AT] + m * suits + t % suits] += 0.5
+            if jokers:
+                buffer[starts[SET_JOKERS_AT] + m] = jokers / 3
+        at += 2 * size
+    for k in range(table_facts[at]):
+        buffer[starts[ACCEPTS_AT] + table_facts[at + 1 + k]] = 1.0
+
+
+@compiled(inline=True)
+def write_carte_piles(buffer: np.ndarray, top_at: int, deck_cards: int, facts, pile_at: int, stock_at: int,
+                      card_types: np.ndarray, known: np.ndarray, learned_at: np.ndarray, observer: int,
+                      only_new: bool, since: int, copies: np.ndarray, counts: np.ndarray) -> None:
+    """Write the piles into ``buffer`` (zero there) from ``top_at``: the top card's type
+    one-hot, the pile's shown cards counted per type / copies, the pile's order bottom
+    first and the stock's order top first, ``deck_cards`` entries each, holding (type +
+    1) / types for each card shown (as in :func:`write_carte_observation`; the pile's top
+    card always); then
+    the stock's and the pile's sizes / ``deck_cards`` and whether the pile was turned
+    over. The pieces lie one after another in that order. The pile and the stock are
+    read from ``facts`` at ``pile_at`` and ``stock_at`` (a length, then the cards; the
+    stock's length 0 where nobody may know its order). ``counts``: zero, one per type
+    (scratch: an allocation per call costs more than sharing it)."""
+    num_types = copies.shape[0]
     counts_at = top_at + num_types
     order_at = counts_at + num_types
-    stock_at = order_at + deck_size
-    sizes_at = stock_at + deck_size
-    out[top_at: sizes_at + 3] = 0.0
-    counts = np.zeros(num_types, dtype=np.int64)
-    size = len(pile)
+    stock_order_at = order_at + deck_cards
+    sizes_at = stock_order_at + deck_cards
+    size = int(facts[pile_at])
     for i in range(size):
-        card = pile[i]
-        if show_all or shown[card] or i == size - 1:
+        card = facts[pile_at + 1 + i]
+        if i == size - 1 or observer < 0 or (
+                known[observer, card] and (not only_new or learned_at[observer, card] >= since)):
             t = min(card_types[card], num_types - 1)
             counts[t] += 1
-            out[order_at + i] = code[t]
+            buffer[order_at + i] = (t + 1) / num_types
     for t in range(num_types):
         if counts[t]:
-            out[counts_at + t] = counts[t] * weight[t]
+            buffer[counts_at + t] = counts[t] * (1.0 / copies[t])
     if size:
-        out[top_at + min(card_types[pile[size - 1]], num_types - 1)] = 1.0
-    for i in range(len(stock)):
-        card = stock[i]
-        if show_all or shown[card]:
-            out[stock_at + len(stock) - 1 - i] = code[min(card_types[card], num_types - 1)]
-    out[sizes_at] = stock_size / deck_size
-    out[sizes_at + 1] = size / deck_size
-    out[sizes_at + 2] = 1.0 if turned_over else 0.0
+        buffer[top_at + min(card_types[facts[pile_at + size]], num_types - 1)] = 1.0
+    stock_size = int(facts[stock_at])
+    for i in range(stock_size):
+        card = facts[stock_at + 1 + i]
+        if observer < 0 or (known[observer, card] and (not only_new or learned_at[observer, card] >= since)):
+            buffer[stock_order_at + stock_size - 1 - i] = (min(card_types[card], num_types - 1) + 1) / num_types
+    buffer[sizes_at] = facts[FACT_STOCK_SIZE] / deck_cards
+    buffer[sizes_at + 1] = size / deck_cards
+    buffer[sizes_at + 2] = 1.0 if facts[FACT_TURNED_OVER] else 0.0

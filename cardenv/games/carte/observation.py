@@ -7,20 +7,25 @@ and, where the player may remember them, the order of their cards.
 
 Seats are relative (row 0 = the observer, row k = k seats clockwise) in observations
 and absolute in the global state (``env.state()``). What the observation shows follows
-the knowledge table through one function (``knowledge.shown_to``): opponents' cards
-known to the observer (taken from the pile, or from the stock after it was turned
-over), the pile below its top card, and the turned-over stock's order, all under
-``memory="perfect"``; with ``memory="none"`` only what was revealed since the
-observer's previous decision. What lies on the table now (melds, the top of the pile,
-counts of cards and who is in) is always shown. Of a catch window the observation says
-only that it is open, for whom, and whether the observer has decided — never what
-anyone decided before the window closes. docs/carte.md's tables are generated from the
-layouts below.
+the knowledge table by the rule of ``knowledge.shown_to`` (applied card by card in the
+compiled call): opponents' cards known to the observer (taken from the pile, or from
+the stock after it was turned over), the pile below its top card, and the turned-over
+stock's order, all under ``memory="perfect"``; with ``memory="none"`` only what was
+revealed since the observer's previous decision. What lies on the table now (melds,
+the top of the pile, counts of cards and who is in) is always shown. Of a catch window
+the observation says only that it is open, for whom, and whether the observer has
+decided — never what anyone decided before the window closes. docs/carte.md's tables
+are generated from the layouts below.
+
+An observation (and the global state) is written by one compiled call,
+:func:`~cardenv.games.observation_kernels.write_carte_observation`: a few Python ints
+and arrays cost less to hand over than any Python-side piece would to write, so the
+observer only gathers the state's facts into one bytearray (:func:`state_facts`) and
+keeps the rarely changing ones (scores, seat flags, melds) in one vector until they
+change.
 """
 
 from __future__ import annotations
-
-from array import array
 
 import numpy as np
 
@@ -29,21 +34,19 @@ from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
 from cardenv.core.observation import ObservationLayout
 from cardenv.games import observation as table_observation
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import (EventEncoding, Observer, face_up_sums, hands_array, piece_destinations,
-                                       row_scatter, seat_relative_destinations)
+from cardenv.games.observation import Observer
 
 NUM_RANKS = 13
 NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
-UNSEEN_STOCK = array("q")  # the stock for the compiled pile loop while nobody may know its order
-NO_SELECTION = np.zeros(0, dtype=np.int64)  # a selection not shown
+NOBODY = 255  # a fact's seat or card when there is none: observation_kernels.NOBODY (loaded with numba, later)
 
 
 class CarteObserver(Observer):
-    """Writes observations into a reused buffer; copies drop the buffer and the per-seat
-    caches and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
+    """Writes observations into a reused buffer; copies drop the buffer and the kept
+    table facts and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
-    scratch = ("_buffer", "_tail")
+    scratch = ("_buffer", "_table_facts")
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -56,61 +59,69 @@ class CarteObserver(Observer):
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}  # event_kind's columns
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
-        # Piece starts per layout (True: the global state), and 1 / copies per type.
-        self._starts = {omniscient: {name: piece.start for name, piece in layout.pieces.items()}
-                        for omniscient, layout in ((False, self.layout), (True, self.state_layout))}
-        self._weights = (1.0 / self.copies).astype(np.float64)  # for the compiled loops
-        self._codes = np.array([(t + 1) / NUM_MELD_TYPES for t in range(NUM_MELD_TYPES)])  # the *_order pieces
-        self._no_cards = np.zeros(DECK_SIZE, dtype=bool)  # ``shown`` where every card is shown
-        # The head's piece starts in the order _head reads them, per layout (True: the
-        # global state), and those written by write_seat_pieces (in its ``offsets`` order).
-        self._head_at = {omniscient: tuple(at.get(name, -1) for name in (
-            "phase", "current_player", "turn_player", "pile_card", "turns_in_round", "catch_window", "offender",
-            "window_decided", "window_catches"))
-            for omniscient, at in self._starts.items()}
-        self._seat_offsets = {omniscient: np.array([at[name] for name in (
-            "hands" if omniscient else "hand", "known_to_all" if omniscient else "known_cards", "hand_size",
-            "selection", "in_game", "scores", "started", "said_carte")], dtype=np.int64)
-            for omniscient, at in self._starts.items()}
-        for layout in (self.layout, self.state_layout):  # as write_piles reads them: one after another
+        self.size = self.layout.size
+        if table_observation.observation_kernels.NOBODY != NOBODY:
+            raise AssertionError("state_facts and write_carte_observation must agree on NOBODY")
+        for layout in (self.layout, self.state_layout):  # as write_carte_piles reads them: one after another
             pieces = layout.pieces
-            names = ["top_of_pile", "pile_counts", "pile_order", "stock_order", "stock_size", "pile_size", "turned_over"]
+            names = ["top_of_pile", "pile_counts", "pile_order", "stock_order", "stock_size", "pile_size",
+                     "turned_over"]
             if any(pieces[a].stop != pieces[b].start for a, b in zip(names, names[1:])):
                 raise AssertionError(f"the pile pieces must lie one after another: {names}")
-        self._tail_start = self.layout.pieces["meld_present"].start
-        self._events_start = self.layout.pieces["event_kind"].start
-        # Tail pieces' offsets within a seat's tail.
-        self._tail_at = {name: start - self._tail_start for name, start in self._starts[False].items()
-                         if start >= self._tail_start}
-        self.size = self.layout.size
-        # An event row: its kind, actor (seats absolute), cards face up and meld, side by
-        # side; per observer, where each entry lands in the observer's tail.
-        n, num_kinds = config.num_players, len(self.shown_event_kinds)
-        widths = [("event_kind", num_kinds), ("event_actor", n), ("event_cards", NUM_MELD_TYPES),
-                  ("event_meld", MAX_MELDS)]
-        starts = np.cumsum([0] + [width for _, width in widths]).tolist()
-        event_columns = [(name, low, low + width) for (name, width), low in zip(widths, starts)]
-        actor_column, cards_column, meld_column = starts[1:4]
-        event_scatter = [
-            row_scatter(destinations - self._tail_start) for destinations in seat_relative_destinations(
-                piece_destinations(self.layout, event_columns, config.recent_events), [(actor_column, 1)], n)]
-        # A card shown face up counts in its type's column (every joker in one), weighing
-        # 1 / the copies of that type; a meld event marks the meld (its first place's slot).
-        card_types = np.arange(int(self.deck.max()) + 1)
-        face_columns = (cards_column + np.minimum(card_types, JOKER))[:, None]
-        weights = self.copies[np.minimum(card_types, JOKER)][:, None] ** -1
-        self._event_encoding = EventEncoding(
-            CarteState, self.shown_event_kinds, 0, actor_column, -1, 0,
-            {"put down": meld_column, "add": meld_column}, face_columns,
-            face_up_sums(face_columns, weights, np.bincount(self.deck), np.float64))
-        self._event_tables = [
-            self._event_encoding.tables_for(scatter, self._tail_at["event_new"], config.recent_events)
-            for scatter in event_scatter]
+        event_pieces = ["event_new", "events_dropped"]  # as write_carte_events reads them
+        if self.layout.pieces["event_new"].stop != self.layout.pieces["events_dropped"].start:
+            raise AssertionError(f"the event pieces must lie one after another: {event_pieces}")
+        # The packed tables of write_carte_observation per observer, and the global state's.
+        self._tables = [self._pack_tables(self.layout, seat) for seat in range(config.num_players)]
+        self._state_tables = self._pack_tables(self.state_layout, -1)
         self._make_buffers()
+
+    def _pack_tables(self, layout: ObservationLayout, observer: int) -> np.ndarray:
+        """``write_carte_observation``'s tables for ``observer`` (-1: the global state)."""
+        kernels = table_observation.observation_kernels
+        config = self.config
+        at = {name: piece.start for name, piece in layout.pieces.items()}
+        omniscient = observer < 0
+        settings = [0] * 12
+        settings[kernels.OBSERVER_SEAT], settings[kernels.NUM_SEATS] = observer, config.num_players
+        settings[kernels.DECK_CARDS], settings[kernels.MAX_TURNS] = DECK_SIZE, config.max_turns_per_round
+        settings[kernels.STARTING_SCORE], settings[kernels.ONLY_NEW] = config.starting_score, config.memory == "none"
+        settings[kernels.RANKS], settings[kernels.SUITS], settings[kernels.POSITIONS] = NUM_RANKS, NUM_SUITS, \
+            NUM_POSITIONS
+        settings[kernels.EVENT_ROWS] = 0 if omniscient else config.recent_events
+        settings[kernels.SHOWN_KINDS], settings[kernels.MELDS] = len(self.shown_event_kinds), MAX_MELDS
+        piece_at = {
+            kernels.PHASE_AT: "phase", kernels.CURRENT_AT: "current_player", kernels.TURN_AT: "turn_player",
+            kernels.HAND_AT: "hands" if omniscient else "hand", kernels.SELECTION_AT: "selection",
+            kernels.PILE_CARD_AT: "pile_card", kernels.IN_GAME_AT: "in_game", kernels.SCORES_AT: "scores",
+            kernels.SIZES_AT: "hand_size", kernels.STARTED_AT: "started", kernels.SAID_AT: "said_carte",
+            kernels.KNOWN_AT: "known_to_all" if omniscient else "known_cards", kernels.TURNS_AT: "turns_in_round",
+            kernels.WINDOW_AT: "catch_window", kernels.OFFENDER_AT: "offender",
+            kernels.MELD_PRESENT_AT: "meld_present", kernels.MELD_IS_RUN_AT: "meld_is_run",
+            kernels.MELD_OWNER_AT: "meld_owner", kernels.SET_RANK_AT: "meld_set_rank",
+            kernels.SET_SUITS_AT: "meld_set_suits", kernels.SET_JOKERS_AT: "meld_set_jokers",
+            kernels.RUN_SUIT_AT: "meld_run_suit", kernels.RUN_REAL_AT: "meld_run_real",
+            kernels.RUN_JOKER_AT: "meld_run_joker", kernels.ACCEPTS_AT: "meld_accepts", kernels.PILES_AT: "top_of_pile"}
+        if not omniscient:
+            piece_at.update({kernels.DECIDED_AT: "window_decided", kernels.EVENT_KIND_AT: "event_kind",
+                             kernels.EVENT_ACTOR_AT: "event_actor", kernels.EVENT_CARDS_AT: "event_cards",
+                             kernels.EVENT_MELD_AT: "event_meld", kernels.EVENT_NEW_AT: "event_new"})
+        starts = [-1] * (kernels.EVENT_NEW_AT + 1)  # -1: a piece the global state has not
+        for index, name in piece_at.items():
+            starts[index] = at[name]
+        # Per event kind of the engine: its column of event_kind (-1: implied, not shown),
+        # and whether it marks a meld (its first place's slot).
+        event_columns = [self.kind_index.get(kind, -1) for kind in CarteState.event_kinds]
+        marks_meld = [kind in ("put down", "add") for kind in CarteState.event_kinds]
+        tables = [None] * 5
+        tables[kernels.CARTE_SETTINGS], tables[kernels.CARTE_STARTS] = settings, starts
+        tables[kernels.CARTE_COPIES] = self.copies.astype(np.int64)
+        tables[kernels.EVENT_COLUMNS], tables[kernels.MARKS_MELD] = event_columns, marks_meld
+        return kernels.pack_tables(tables)
 
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
-        self._tail: dict[int, _SeatTail] = {}
+        self._table_facts = (None,) * 7  # see _table_facts_of
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -193,227 +204,111 @@ class CarteObserver(Observer):
                    "1 if events since the observer's previous decision did not all fit in recent_events rows")
 
     # --- filling -----------------------------------------------------------------------
-    # An observation is three blocks. The head (``phase`` … ``window_decided``) changes
-    # with nearly every decision and is small: it is written entry by entry through a
-    # memoryview (numpy's per-call cost would exceed the work). The tail (``meld_present``
-    # … ``turned_over``: melds, piles) is large and changes only with public events: each
-    # seat keeps its own tail and rewrites only the parts whose key changed. The event
-    # pieces are written whole from rows every seat shares. The engine keeps the per-card
-    # lists read here (meld types, hand counts, cards known to all).
+    # An observation is one compiled call (write_carte_observation), which zeroes the
+    # buffer and writes every piece. Its fixed per-call cost (numba converts each
+    # argument, Python gathers them) is most of the time, so what it reads comes in few
+    # arguments: the state's facts in one bytearray (state_facts), the seats' scores and
+    # flags and the melds in one int64 vector kept until they change (_table_facts_of),
+    # and the arrays the state holds already (knowledge table, card types, selection,
+    # event records).
     def write(self, state: CarteState, observer: int, out: np.ndarray | None = None,
               recent_events: bool = True) -> np.ndarray:
         """See :meth:`~cardenv.games.observation.Observer.observe`. The recent events are
         always written (``recent_events`` is accepted for the runners that pass it):
         they cost little here."""
         buffer = self._buffer if out is None else out
-        shown = state.table.knowledge.shown_to(observer, self.config.memory)
-        tail, events = self._tail_start, self._events_start
-        buffer[tail:events] = self._seat_tail(state, observer, shown)
-        buffer[:tail].fill(0)
-        self._head(state, observer, shown, memoryview(buffer), buffer)
-        # The event pieces change with nearly every decision and are rewritten whole:
-        # written in place, not kept per seat and copied.
-        self._fill_events(state, observer, buffer[tail:])
+        table = state.table
+        knowledge = table.knowledge
+        window = state.window
+        # _table_facts_of, written out: the call would cost about 0.1 µs of some 4 here.
+        version, types, scores, eliminated, started, said_carte, table_facts = self._table_facts
+        if (version is not state.melds_version or types is not state.card_meld_types or scores != state.scores
+                or eliminated != state.eliminated or started != state.started or said_carte != state.said_carte):
+            table_facts = self._make_table_facts(state)
+        table_observation.observation_kernels.write_carte_observation(
+            buffer, self._tables[observer],
+            state_facts(state, 1 if window is not None and window.has_decided(observer) else 0,
+                        state.turnovers > 0),
+            state.turns_completed, state.selection, table.card_types, knowledge.known, knowledge.learned_at,
+            knowledge.decided_at, table_facts, state.event_records)
         return buffer.copy() if out is None else out
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
         """The omniscient global state (``env.state()``), seats absolute."""
         size = self.state_layout.size
         vector = np.zeros(size, dtype=np.float32) if out is None else self.checked_out(out, size)
-        vector[:] = 0
-        at = self._starts[True]
-        self._head(state, None, None, memoryview(vector), vector)
-        self._fill_melds(state, None, at, vector)
-        self._fill_piles(state, None, at, vector)
+        table = state.table
+        knowledge = table.knowledge
+        table_observation.observation_kernels.write_carte_observation(
+            vector, self._state_tables, state_facts(state, 0, True), state.turns_completed, state.selection,
+            table.card_types, knowledge.known, knowledge.learned_at, knowledge.decided_at,
+            self._table_facts_of(state), state.event_records)
+        window = state.window
+        if window is not None:  # who decided, and to catch: hidden from the players, shown here
+            decided_at, catches_at = self.state_layout.pieces["window_decided"].start, \
+                self.state_layout.pieces["window_catches"].start
+            for decider, decision in zip(window.players, window.decisions):
+                vector[decided_at + decider] = 1
+                if decision is not None:
+                    vector[catches_at + decider] = 1
         return vector
 
-    def _seat_tail(self, state: CarteState, observer: int, shown: np.ndarray) -> np.ndarray:
-        """``observer``'s tail up to the event pieces, brought up to date part by part:
-        the melds when the state's ``melds_version`` changed, the piles when its
-        ``public_version`` did (or, with ``memory="none"``, the observer decided since:
-        what it is shown of the pile depends on that; or the cards' types are another
-        table's). Keys are tokens and values of the state observed, so a seat's tail
-        follows whichever state (a clone, a sampled world) it is given."""
-        tail = self._tail.get(observer)
-        if tail is None:
-            tail = self._tail[observer] = _SeatTail(np.zeros(self._events_start - self._tail_start, dtype=np.float32))
-        at = self._tail_at
-        if tail.melds_key is not state.melds_version:
-            self._fill_melds(state, observer, at, tail.block, tail)
-            tail.melds_key = state.melds_version
-        version = state.public_version
-        piles_key = int(state.table.knowledge.decided_at[observer]) if self.config.memory == "none" else None
-        types = state.card_meld_types  # a sampled world's own
-        if tail.piles_version is not version or tail.piles_key != piles_key or tail.piles_types is not types:
-            self._fill_piles(state, shown, at, tail.block)
-            tail.piles_version, tail.piles_key, tail.piles_types = version, piles_key, types
-        return tail.block
+    def _table_facts_of(self, state: CarteState) -> np.ndarray:
+        """The seats' scores and flags (out of the game, started, said carte) and the
+        melds of ``state`` as ``write_carte_melds`` reads them (owners absolute, so every
+        seat's observation shares them), kept while what they were made from is the
+        same: the seats' lists equal to copies kept of them, and the state's
+        ``melds_version`` token and ``card_meld_types`` list the very objects (a put-down,
+        an add, a new round or ``mark_changed`` gives a new token, a sampled world its
+        own types; a clone shares both, and its melds). Today a seat goes out only with a
+        new score and starts only with a put-down, and a sampled world's melds have the
+        real types; those lists and the types are compared all the same, for a few tens
+        of nanoseconds, so that no change to the engine can leave a stale vector."""
+        version, types, scores, eliminated, started, said_carte, vector = self._table_facts
+        if (version is not state.melds_version or types is not state.card_meld_types or scores != state.scores
+                or eliminated != state.eliminated or started != state.started or said_carte != state.said_carte):
+            vector = self._make_table_facts(state)
+        return vector
 
-    def _head(self, state: CarteState, observer: int | None, shown: np.ndarray | None, out: memoryview,
-              target: np.ndarray) -> None:
-        """Write the head pieces into ``target`` (zero there; ``out`` is it as a
-        memoryview), seats absolute for ``observer`` None. The hands, the seats' facts and
-        the selection by a compiled loop; the rest entry by entry through the memoryview:
-        cheaper than numpy for a few entries."""
-        config = self.config
-        n = config.num_players
-        table = state.table
-        phase_at, current_at, turn_at, pile_card_at, turns_at, window_at, offender_at, decided_at, catches_at = \
-            self._head_at[observer is None]
+    def _make_table_facts(self, state: CarteState) -> np.ndarray:
+        """``_table_facts_of``'s vector, made afresh and kept."""
         types = state.card_meld_types
-
-        out[phase_at + state.phase] = 1
-        current = state.current_player
-        shows_selection = False
-        if current is not None:
-            out[current_at + (current if observer is None else (current - observer) % n)] = 1
-            turn = state.turn_player
-            out[turn_at + (turn if observer is None else (turn - observer) % n)] = 1
-            shows_selection = observer is None or observer == current  # R-06: private
-            card = state.pile_card
-            if card is not None and card in table.hands[turn]:  # R-07
-                out[pile_card_at + types[card]] = 1
-        # Per seat: the hand's count per type (every seat in the global state, else the
-        # observer's own), and the cards known: the global state's rows and the
-        # observation's row 0, those every player knows; other rows, those shown to the
-        # observer; then the seat's facts, and the selection where shown.
-        table_observation.observation_kernels.write_seat_pieces(
-            target, hands_array(table.hands), n, 0 if observer is None else observer, table.card_types,
-            table.knowledge.known, self._no_cards if shown is None else shown, observer is None,
-            self._seat_offsets[observer is None],
-            self._weights, DECK_SIZE, state.selection if shows_selection else NO_SELECTION,
-            array("q", [*state.eliminated, *state.scores, *state.started, *state.said_carte]), config.starting_score)
-        out[turns_at] = state.turns_completed / config.max_turns_per_round
-        window = state.window
-        if window is not None:
-            out[window_at] = 1
-            offender = state.offender
-            out[offender_at + (offender if observer is None else (offender - observer) % n)] = 1
-            if observer is None:
-                for decider, decision in zip(window.players, window.decisions):
-                    out[decided_at + decider] = 1
-                    if decision is not None:
-                        out[catches_at + decider] = 1
-            elif window.has_decided(observer):
-                out[decided_at] = 1
-
-    def _fill_piles(self, state: CarteState, shown: np.ndarray | None, at: dict[str, int],
-                    target: np.ndarray) -> None:
-        """``top_of_pile`` … ``turned_over`` into ``target``, which holds them at the
-        offsets ``at`` (see ``write_piles``): the piles' orders as (type + 1) / 53 for
-        every card shown (``shown`` None: every card), the pile's counts of shown cards;
-        only a turned-over stock is ever known."""
-        table = state.table
-        pile, stock = table.discard_pile, table.draw_pile
-        table_observation.observation_kernels.write_piles(
-            target, at["top_of_pile"], DECK_SIZE, array("q", pile),
-            array("q", stock) if shown is None or state.turnovers > 0 else UNSEEN_STOCK, len(stock), table.card_types,
-            self._no_cards if shown is None else shown, shown is None, state.turnovers > 0, self._codes, self._weights)
-
-    def _fill_melds(self, state: CarteState, observer: int | None, at: dict[str, int], target: np.ndarray,
-                    tail: _SeatTail | None = None) -> None:
-        """``meld_present`` … ``meld_accepts`` (contiguous) into ``target`` at the offsets
-        ``at``. With a seat's ``tail`` (which ``target`` is), only the melds whose token
-        (``state.meld_tokens``) differs from the one written are rewritten (a put-down or
-        an add changes one meld), their old entries cleared first; else all of them."""
-        out = memoryview(target)
-        types = state.card_meld_types
-        tokens = state.meld_tokens
-        if tail is None:
-            target[at["meld_present"]: at["meld_accepts"] + NUM_MELD_TYPES] = 0
-            for m in range(len(tokens)):
-                for offset, value in self._meld_entries(state, m, observer, at).items():
-                    out[offset] = value
-        else:
-            if tail.meld_types is not types:  # another table's cards: nothing written can be kept
-                old_tokens = []
-                for offsets in tail.meld_offsets:
-                    for offset in offsets:
-                        out[offset] = 0
-                tail.meld_offsets = []
-            else:
-                old_tokens = tail.meld_tokens
-            written = tail.meld_offsets
-            for m in range(len(tokens), len(written)):  # melds gone (a new round, another state)
-                for offset in written[m]:
-                    out[offset] = 0
-            del written[len(tokens):]
-            for m, token in enumerate(tokens):
-                if m < len(old_tokens) and old_tokens[m] is token:
-                    continue
-                if m < len(written):
-                    for offset in written[m]:
-                        out[offset] = 0
-                entries = self._meld_entries(state, m, observer, at)
-                for offset, value in entries.items():
-                    out[offset] = value
-                if m < len(written):
-                    written[m] = list(entries)
-                else:
-                    written.append(list(entries))
-            tail.meld_tokens, tail.meld_types = tokens.copy(), types
-            for offset in tail.accept_offsets:
-                out[offset] = 0
-        accepts_at = at["meld_accepts"]
-        accepted = [accepts_at + t for t in state.accepted_types_now()]
-        for offset in accepted:
-            out[offset] = 1
-        if tail is not None:
-            tail.accept_offsets = accepted
-
-    def _meld_entries(self, state: CarteState, m: int, observer: int | None, at: dict[str, int]) -> dict[int, float]:
-        """Meld ``m``'s nonzero entries: offset (per ``at``) → value."""
-        meld = state.melds[m]
-        types = state.card_meld_types
-        values: dict[int, float] = {at["meld_present"] + m: 1}
-        row = meld.owner if observer is None else (meld.owner - observer) % self.config.num_players
-        values[at["meld_owner"] + m * self.config.num_players + row] = 1
-        meld_types = [types[c] for c in state.table.melds[m]]
-        if meld.is_run:
-            values[at["meld_is_run"] + m] = 1
-            values[at["meld_run_suit"] + m * NUM_SUITS + meld.key] = 1
-            real, joker = at["meld_run_real"] + m * NUM_POSITIONS, at["meld_run_joker"] + m * NUM_POSITIONS
-            for t, position in zip(meld_types, meld.positions):
-                values[(joker if t == JOKER else real) + position] = 1
-        else:
-            values[at["meld_set_rank"] + m * NUM_RANKS + meld.key] = 1
-            suits = at["meld_set_suits"] + m * NUM_SUITS
-            jokers = 0
-            for t in meld_types:
-                if t == JOKER:
-                    jokers += 1
-                else:
-                    values[suits + (t & 3)] = values.get(suits + (t & 3), 0) + 0.5
-            if jokers:
-                values[at["meld_set_jokers"] + m] = jokers / 3
-        return values
-
-    def _fill_events(self, state: CarteState, observer: int, target: np.ndarray) -> None:
-        """The most recent public events, newest first: kind, actor (seat-relative), the
-        cards shown face up to everyone (each card 1 / its type's copies), the meld put
-        down or added to; which are new since the observer's previous decision. Under
-        ``memory="none"`` only the new ones."""
-        config = self.config
-        at = self._tail_at
-        target[at["event_kind"]:].fill(0)
-        if config.recent_events:
-            self._event_encoding.write(target, state.event_records, self._event_tables[observer],
-                                       state.table.knowledge.decided_at.item(observer), config.memory == "none")
+        facts = [*state.scores, *state.eliminated, *state.started, *state.said_carte, len(state.melds)]
+        for meld, cards in zip(state.melds, state.table.melds):
+            facts += (meld.owner, meld.is_run, meld.key, len(cards))
+            for k, card in enumerate(cards):
+                facts += (types[card], meld.positions[k] if meld.is_run else -1)
+        accepted = sorted(state.accepted_types_now())
+        facts += (len(accepted), *accepted)
+        vector = np.array(facts, dtype=np.int64)
+        self._table_facts = (state.melds_version, types, list(state.scores), list(state.eliminated),
+                             list(state.started), list(state.said_carte), vector)
+        return vector
 
 
-class _SeatTail:
-    """One seat's tail block and the keys it was written for (see ``_seat_tail``)."""
-
-    __slots__ = ("block", "melds_key", "piles_key", "piles_types", "piles_version", "meld_tokens", "meld_offsets",
-                 "meld_types", "accept_offsets")
-
-    def __init__(self, block: np.ndarray):
-        self.block = block
-        self.melds_key = self.piles_version = self.piles_key = self.piles_types = None
-        self.meld_types = None  # the state's card_meld_types the melds' entries were written with
-        self.meld_tokens: list[object] = []  # the state's meld_tokens when the melds were written
-        self.meld_offsets: list[list[int]] = []  # per meld written, the offsets of its nonzero entries
-        self.accept_offsets: list[int] = []  # the meld_accepts entries written (all 1)
+def state_facts(state: CarteState, decided: int, shows_stock: bool) -> bytearray:
+    """The facts of ``state`` that ``write_carte_observation`` reads per call, in the
+    order of its ``FACT_*`` entries: phase, the player to act, whose go it is, the card
+    taken from the pile this go, the catch window's offender (``NOBODY`` for none),
+    whether (1) or not (0) the observer ``decided`` in the window, whether the pile was
+    turned over, the stock's size; the pile; every hand; the stock's cards where it
+    ``shows_stock``. Every entry a Python int, not a bool or an IntEnum: ``bytearray``
+    converts a list of ints alone about twice as fast."""
+    table = state.table
+    pile, stock = table.discard_pile, table.draw_pile
+    current, pile_card, window = state.current_player, state.pile_card, state.window
+    facts = [state.phase._value_, NOBODY if current is None else current, state.turn_player,
+             NOBODY if pile_card is None else pile_card, NOBODY if window is None else state.offender, decided,
+             1 if state.turnovers else 0, len(stock), len(pile), *pile]
+    for hand in table.hands:
+        facts.append(len(hand))
+        facts += hand
+    if shows_stock:
+        facts.append(len(stock))
+        facts += stock
+    else:
+        facts.append(0)
+    return bytearray(facts)
 
 
 def build_layout(config: CarteConfig) -> ObservationLayout:
