@@ -168,7 +168,6 @@ class CarteState(RoundGameState):
         self.turn_player = 0
         self.melds: list[Meld] = []
         self.melds_version = object()  # a new token whenever the melds change (observers cache them)
-        self.meld_tokens: list[object] = []  # per meld, a new token whenever that meld changes
         self.started = [False] * n  # R-06
         self.said_carte = [False] * n  # R-13
         self.selection = np.zeros(NUM_MELD_TYPES, dtype=np.int64)
@@ -219,19 +218,16 @@ class CarteState(RoundGameState):
         return self.window
 
     def mark_changed(self) -> None:
-        """Also derive the per-card lists afresh and give new tokens to what observers
-        cache (melds, public pieces): a change made by other means than ``apply`` may
-        touch them without logging an event."""
+        """Also derive the per-card lists and the selection's count afresh, and give the
+        melds a new token (observers cache them): a change made by other means than
+        ``apply`` may touch any of them."""
         super().mark_changed()
         self._index_cards()
         self.selected_count = int(self.selection.sum())
-        self.public_version = object()
         self.melds_version = object()
-        self.meld_tokens = [object() for _ in self.melds]
 
     def _clone_extra(self, other: CarteState) -> None:
         other.melds = [m.clone() for m in self.melds]
-        other.meld_tokens = self.meld_tokens.copy()  # the same melds: a change in either gives a new token
         other.started = self.started.copy()
         other.said_carte = self.said_carte.copy()
         other.selection = self.selection.copy()
@@ -244,12 +240,6 @@ class CarteState(RoundGameState):
         world = super().sample_world(observer, rng)
         world._index_cards()  # other identities for the cards ``observer`` does not know
         return world
-
-    def log(self, *args, **kwargs) -> None:
-        """Log an event; every public change comes with one, so a new event also marks
-        a new public version (observers cache what only public events change)."""
-        self.public_version = object()
-        super().log(*args, **kwargs)
 
     def _card_types_of(self, cards: tuple[int, ...]) -> tuple[int, ...]:
         """From the list this state keeps (cheaper than indexing the numpy table card by card)."""
@@ -568,7 +558,6 @@ class CarteState(RoundGameState):
             positions = [-1] * len(cards)
         self.table.melds.append(cards)
         self.melds.append(Meld(p, shape.is_run, shape.key, shape.low, shape.high, positions))
-        self.meld_tokens.append(object())
         self._reveal_to_all(cards)
         self._clear_selection()
         self.started[p] = True  # R-06
@@ -594,7 +583,6 @@ class CarteState(RoundGameState):
         self._reveal_to_all([card])
         self._clear_selection()
         self.melds_version = object()
-        self.meld_tokens[m] = object()
         self.log("add", p, (card,), PUBLIC, f"adds {{cards}} to meld {m}", places=((meld.owner, m),))
         self._after_card_left_hand(p)
 
