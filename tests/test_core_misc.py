@@ -295,13 +295,14 @@ def test_fixed_type_entry_writes_what_the_dispatcher_writes():
     assert arguments[0].tolist() == expected.tolist() and expected.any()
 
 
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "carte_v0"])
 @pytest.mark.parametrize("bad", [np.zeros(10, dtype=np.float32), np.zeros((2, 10_000), dtype=np.float32)[0, ::2]])
-def test_write_checks_a_buffer_it_has_not_seen(bad):
+def test_write_checks_a_buffer_it_has_not_seen(bad, ruleset):
     """The unchecked ``write`` still checks each new buffer once: the compiled call takes
     every buffer as it took the first (fixed_type_entry)."""
     import cardenv
 
-    raw = cardenv.onefifty_v0.raw_env()
+    raw = getattr(cardenv, ruleset).raw_env()
     raw.reset(seed=0)
     raw.observer.write(raw.game, 0, raw.observer.new_buffer())
     with pytest.raises(ValueError, match="out must be a writeable, contiguous float32"):

@@ -16,7 +16,7 @@ global state seats are absolute: row k is ``player_k``.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from enum import IntEnum
 from types import MappingProxyType
 
@@ -75,6 +75,15 @@ class Observer:
 
     def new_buffer(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)
+
+    def compiled_call(self, name: str, kernel) -> Callable:
+        """What to keep as the attribute ``name`` (a ``scratch`` one) to call the compiled
+        ``kernel``: a first call through numba's dispatcher that replaces the attribute
+        with the kernel's entry point for those argument types (see
+        ``observation_kernels.fixed_type_entry``), which later calls take."""
+        def first_call(*args) -> None:
+            setattr(self, name, observation_kernels.fixed_type_entry(kernel, args))
+        return first_call
 
     def observe(self, state: CardGameState, observer: int, out: np.ndarray | None = None,
                 recent_events: bool = True) -> np.ndarray:
@@ -368,12 +377,7 @@ class TableObserver(Observer):
         self._scores = np.zeros(n)  # the last scores observed, as floats
         self._scores_list = [0] * n  # … and as the state held them
         self._flat_of: dict[int, tuple[np.ndarray, memoryview]] = {}  # by id(out)
-        # write_table_observation, through its entry point once the first call found it.
-        self._write_observation = self._first_write_observation
-
-    def _first_write_observation(self, *args) -> None:
-        self._write_observation = observation_kernels.fixed_type_entry(
-            observation_kernels.write_table_observation, args)
+        self._write_observation = self.compiled_call("_write_observation", observation_kernels.write_table_observation)
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""

@@ -46,7 +46,7 @@ class CarteObserver(Observer):
     """Writes observations into a reused buffer; copies drop the buffer and the kept
     table facts and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
-    scratch = ("_buffer", "_table_facts")
+    scratch = ("_buffer", "_table_facts", "_write_observation")
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -122,6 +122,8 @@ class CarteObserver(Observer):
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
         self._table_facts = (None,) * 7  # see _table_facts_of
+        self._write_observation = self.compiled_call("_write_observation",
+                                                     table_observation.observation_kernels.write_carte_observation)
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -216,7 +218,12 @@ class CarteObserver(Observer):
         """See :meth:`~cardenv.games.observation.Observer.observe`. The recent events are
         always written (``recent_events`` is accepted for the runners that pass it):
         they cost little here."""
-        buffer = self._buffer if out is None else out
+        if out is None:
+            buffer = self._buffer
+        else:  # checked once: the compiled call takes every buffer as it took the first
+            buffer = out
+            if self._accepted_outs.get(id(out)) is not out:
+                self.checked_call(observer, out)
         table = state.table
         knowledge = table.knowledge
         window = state.window
@@ -225,7 +232,7 @@ class CarteObserver(Observer):
         if (version is not state.melds_version or types is not state.card_meld_types or scores != state.scores
                 or eliminated != state.eliminated or started != state.started or said_carte != state.said_carte):
             table_facts = self._make_table_facts(state)
-        table_observation.observation_kernels.write_carte_observation(
+        self._write_observation(
             buffer, self._tables[observer],
             state_facts(state, 1 if window is not None and window.has_decided(observer) else 0,
                         state.turnovers > 0),
