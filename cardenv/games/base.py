@@ -34,6 +34,7 @@ MAX_RECENT_EVENTS = 256  # the largest recent_events accepted
 
 
 _ONES = memoryview(b"\x01" * MAX_HAND_SLOTS_LIMIT).cast("b")  # a run of legal ids, for mark_occupied_slots
+_ONE_RUN = array("b", _ONES)  # the same, for occupied_slot_run
 
 
 def mark_occupied_slots(mask: memoryview, first: int, hand: list[int]) -> None:
@@ -55,6 +56,9 @@ def occupied_slot_run(hands: list[list[int]], num_slots: int) -> array:
     run = array("b", bytes(len(hands) * num_slots))
     for p, hand in enumerate(hands):
         start = p * num_slots
+        if EMPTY not in hand and len(hand) <= num_slots:
+            run[start: start + len(hand)] = _ONE_RUN[: len(hand)]  # a full hand in one slice
+            continue
         for s, card in enumerate(hand):
             if card != EMPTY:
                 run[start + s] = 1

@@ -140,11 +140,11 @@ class Observer:
 def hands_array(hands: list[list[int]]) -> array:
     """Every hand as the compiled loops read them: each hand's length, then its cards, seat
     after seat (a short ``array``: numpy's cost per entry would exceed the loops' work)."""
-    flat: list[int] = []
+    flat = array("q")
     for hand in hands:
         flat.append(len(hand))
-        flat += hand
-    return array("q", flat)
+        flat.fromlist(hand)
+    return flat
 
 
 def piece_destinations(layout: ObservationLayout, columns: list[tuple[str, int, int]], rows: int) -> np.ndarray:

@@ -230,7 +230,6 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
     slots_per_seat, face_low = settings[SLOTS_PER_SEAT], settings[FACE_LOW]
     new_start, capacity = settings[NEW_START], settings[CAPACITY]
     face_columns = table_piece(tables, FACE_COLUMNS).reshape((-1, settings[FACES_PER_TYPE]))
-    face_counts = np.zeros(face_sums.shape[0], dtype=np.int64)  # per face column, zero between events
     row = 0
     new = 0
     end = len(records)
@@ -258,21 +257,25 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
             if first_slot_columns[kind] >= 0 and num_places > 0:
                 column = first_slot_columns[kind] + records[start + 5]
                 target[column_base[column] + row * column_step[column]] = 1.0
+            # A face column's cards are counted in its entry itself, as a negative
+            # whole number (exact in float32), then replaced by their sum (never
+            # negative): no array of counts to allocate.
             faces = start + 4 + 2 * num_places
             num_faces = records[faces]
             for k in range(num_faces):
                 card_type = records[faces + 1 + k]
                 for m in range(face_columns.shape[1]):
-                    if face_columns[card_type, m] >= 0:
-                        face_counts[face_columns[card_type, m] - face_low] += 1
+                    column = face_columns[card_type, m]
+                    if column >= 0:
+                        target[column_base[column] + row * column_step[column]] -= 1.0
             for k in range(num_faces):
                 card_type = records[faces + 1 + k]
                 for m in range(face_columns.shape[1]):
                     column = face_columns[card_type, m]
-                    if column >= 0 and face_counts[column - face_low] > 0:
-                        target[column_base[column] + row * column_step[column]] = \
-                            face_sums[column - face_low, face_counts[column - face_low]]
-                        face_counts[column - face_low] = 0
+                    if column >= 0:
+                        at = column_base[column] + row * column_step[column]
+                        if target[at] < 0.0:
+                            target[at] = face_sums[column - face_low, int(-target[at])]
         row += 1
         if row >= capacity and (not is_new or new > capacity):
             break
