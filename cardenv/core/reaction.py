@@ -43,14 +43,15 @@ class ReactionWindow:
 
     @property
     def current_player(self) -> int | None:
-        return None if self.is_complete else self.players[self._position]
+        position = self._position
+        return self.players[position] if position < len(self.players) else None
 
     def has_decided(self, player: int) -> bool:
         return player in self.players[: self._position]
 
     def decide(self, player: int, decision: Any = PASS) -> None:
         """Record ``player``'s decision; ``PASS`` (None) means no attempt."""
-        if self.is_complete:
+        if self._position >= len(self.players):
             raise ValueError("the reaction window is closed")
         if player != self.players[self._position]:
             raise ValueError(f"player {player} is not the one deciding (player {self.current_player} is)")

@@ -342,6 +342,8 @@ class TableObserver(Observer):
             face_columns, face_up_sums(face_columns, weights, self.copies, np.float32))
         self._event_tables = [self._event_encoding.tables_for(scatter, pieces["event_new"].start, config.recent_events)
                               for scatter in event_scatter]
+        self._face_sums = self._event_encoding.face_sums
+        self._memory_none = config.memory == "none"  # the events since the observer's previous decision only
         # A slot's row holds the slot pieces side by side: slot_present, the identity
         # columns (slot_known … slot_points), the knowers (slot_known_by).
         slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
@@ -533,8 +535,8 @@ class TableObserver(Observer):
             knowledge.known, self._card_tables, self._identity_of_type, discards[-1] if discards else EMPTY,
             drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % config.num_players,
             EMPTY if caller is None else caller, state.final_turns_left, state.turns_completed, len(table.draw_pile),
-            len(discards), scores, state.event_records, self._event_tables[observer], self._event_encoding.face_sums,
-            knowledge.decided_at.item(observer), config.memory == "none", recent_events)
+            len(discards), scores, state.event_records, self._event_tables[observer], self._face_sums,
+            knowledge.decided_at.item(observer), self._memory_none, recent_events)
         self._fill_ruleset_pieces(state, observer, flat, self._starts)
         return buffer.copy() if out is None else out
 

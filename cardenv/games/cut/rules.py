@@ -145,6 +145,8 @@ class CutState(CardGameState):
 
     def __init__(self, config: CutConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
+        # The ids the window masks write on most decisions, looked up once.
+        self._pass_id, self._match_id = self.action_table.first("pass"), self.action_table.first("match")
         super().__init__(config, standard_deck(), rng)
         self._reset_round_fields()
         self.starter = 0
@@ -215,7 +217,13 @@ class CutState(CardGameState):
         at = self.action_table
         p = self.current_player
         phase = self.phase
-        if phase == Phase.TURN:
+        if phase == Phase.WINDOW:  # first: most decisions are in windows
+            mask[self._pass_id] = 1
+            # Every occupied slot is a legal target whether or not it matches: a mask
+            # that knew would leak the cards.
+            if self._has_room_for_penalty(p):
+                self._mask_window_attempts(mask, p)
+        elif phase == Phase.TURN:
             mask[at.first("draw")] = 1
             if self.caller is None:
                 mask[at.first("cut")] = 1
@@ -231,12 +239,6 @@ class CutState(CardGameState):
         elif phase == Phase.KING_DECIDE:
             mask[at.first("king_swap")] = 1
             mask[at.first("king_keep")] = 1
-        elif phase == Phase.WINDOW:
-            mask[at.first("pass")] = 1
-            # Every occupied slot is a legal target whether or not it matches: a mask
-            # that knew would leak the cards.
-            if self._has_room_for_penalty(p):
-                self._mask_window_attempts(mask, p)
         elif phase == Phase.GIVE:
             self._mask_own_slots(mask, "give", p)
 
@@ -258,7 +260,7 @@ class CutState(CardGameState):
         if window is not self.window:
             targets = occupied_slot_run(self.table.hands, self.config.max_hand_slots)
             self._window_targets = (self.window, targets)
-        first = self.action_table.first("match")
+        first = self._match_id
         split = p * self.config.max_hand_slots  # where the decider's own seat starts
         after = first + len(targets) - split
         mask[first: after] = targets[split:]
@@ -387,8 +389,9 @@ class CutState(CardGameState):
             window.decide(p, PASS)
         else:
             window.decide(p, (action, self.table.card_at(*self.claimed_place(p, action))))
-        if not window.is_complete:
-            self.current_player = window.current_player
+        deciding = window.current_player  # None once everyone decided
+        if deciding is not None:
+            self.current_player = deciding
             return
         self.pending_attempts = window.resolution_order(self.rng)
         self._resolve_attempts()
