@@ -43,10 +43,11 @@ class CutObserver(TableObserver):
 
     def _fill_ruleset_pieces(self, state: CutState, observer: int | None, out: memoryview,
                              at: Mapping[str, int]) -> None:
-        row = self.seat_row
         n, s = self.config.num_players, self.config.max_hand_slots
+        # A seat's row is (seat + shift) % n, as seat_row gives it, without a call per seat.
+        shift = 0 if observer is None else n - observer
         if state.current_player is not None:
-            out[at["turn_player"] + row(state.turn_player, observer)] = 1.0
+            out[at["turn_player"] + (state.turn_player + shift) % n] = 1.0
         window = state.window
         if window is not None:
             out[at["window_open"]] = 1.0
@@ -62,13 +63,13 @@ class CutObserver(TableObserver):
                         owner, slot = state.claimed_place(decider, decision[0])
                         out[at["window_claims"] + (decider * n + owner) * s + slot] = 1.0
         if state.power_own_slot >= 0:
-            out[at["power_slots"] + row(state.turn_player, observer) * s + state.power_own_slot] = 1.0
+            out[at["power_slots"] + (state.turn_player + shift) % n * s + state.power_own_slot] = 1.0
         if state.power_target is not None:
             target, target_slot = state.power_target
-            out[at["power_slots"] + row(target, observer) * s + target_slot] = 1.0
+            out[at["power_slots"] + (target + shift) % n * s + target_slot] = 1.0
         if state.give_target is not None:
             owner, owner_slot = state.give_target
-            out[at["give_slot"] + row(owner, observer) * s + owner_slot] = 1.0
+            out[at["give_slot"] + (owner + shift) % n * s + owner_slot] = 1.0
 
 
 def build_layout(config: CutConfig) -> ObservationLayout:
