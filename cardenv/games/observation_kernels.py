@@ -418,7 +418,9 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
     write_carte_melds(buffer, starts, settings, table_facts, first_seat, num_types - 1)
     write_carte_piles(buffer, starts[PILES_AT], deck_cards, facts, pile_at, stock_at, card_types, known, learned_at,
                       observer, only_new, since, copies, counts)
-    if settings[EVENT_ROWS] > 0:
+    # Every observation has the event pieces, events_dropped even with no event rows; the
+    # global state has none.
+    if starts[EVENT_NEW_AT] >= 0:
         write_carte_events(buffer, tables, records, decided_at[observer], only_new)
 
 
