@@ -198,90 +198,104 @@ def write_turn_pieces(buffer: np.ndarray, start: int, first_seat: int, n: int, c
         buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[3]
 
 
-@compiled
-def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
-                        since_clock: int, only_new: bool) -> None:
-    """Write the event pieces of one observation into ``target`` (zero there), read
-    straight from the state's event ``records`` (see
-    :func:`cardenv.core.events.append_event_record`), newest first. ``tables``
-    (:func:`pack_tables`) holds ``kind_columns``, ``first_slot_columns``,
-    ``face_columns``, ``column_base``, ``column_step`` and the settings ``actor_column``
-    … ``capacity`` (see ``EVENT_SETTINGS``).
-
-    Row i is the i-th newest shown event (``kind_columns[kind]`` ≥ 0; -1 for a kind left
-    out), one entry per column of an event row (seats absolute), entry ``c`` landing at
-    ``column_base[c] + i * column_step[c]`` (the observer's seat-relative columns, see
-    :func:`~cardenv.games.observation.row_scatter`): 1 at the kind's column; 1 at
-    ``actor_column + player`` for a player; 1 at ``places_column + seat *
-    slots_per_seat + slot`` for each place (when ``places_column`` ≥ 0); 1 at
-    ``first_slot_columns[kind] + slot`` of the first place (where that is ≥ 0); per
-    face-up card of type t, its ``face_columns[t]`` (``faces_per_type`` entries, -1:
-    unused), each column holding ``face_sums[column - face_low, cards counted there]``.
-    With ``only_new`` only the events at ``since_clock`` or later are written. Then
-    ``event_new``, whole (``capacity`` entries at ``new_start``: 1 for each event at
-    ``since_clock`` or later) and ``events_dropped`` (right after it: whether more than
-    ``capacity`` were)."""
-    kind_columns = table_piece(tables, KIND_COLUMNS)
-    first_slot_columns = table_piece(tables, FIRST_SLOT_COLUMNS)
-    column_base = table_piece(tables, COLUMN_BASE)
-    column_step = table_piece(tables, COLUMN_STEP)
-    settings = table_piece(tables, EVENT_SETTINGS)
-    actor_column, places_column = settings[ACTOR_COLUMN], settings[PLACES_COLUMN]
-    slots_per_seat, face_low = settings[SLOTS_PER_SEAT], settings[FACE_LOW]
-    new_start, capacity = settings[NEW_START], settings[CAPACITY]
-    face_columns = table_piece(tables, FACE_COLUMNS).reshape((-1, settings[FACES_PER_TYPE]))
+@compiled(inline=True)
+def walk_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, since_clock: int, only_new: bool,
+                       capacity: int, new_start: int, write_row, context) -> None:
+    """The walk both event writers share. The state's event ``records`` (see
+    :func:`cardenv.core.events.append_event_record`), newest first, but for the kinds
+    an observation leaves out (``kind_columns[kind]`` < 0): row i is the i-th newest
+    shown event, under ``only_new`` only if it happened at ``since_clock`` or later,
+    written by ``write_row(target, context, records, start, row, kind_column)`` (``start``:
+    where its record starts). Then ``event_new``, whole (``capacity`` entries at
+    ``new_start``: 1 for each event at ``since_clock`` or later) and ``events_dropped``
+    right after it (whether more than ``capacity`` were)."""
     row = 0
     new = 0
     end = len(records)
     while end > 0:
         start = end - records[end - 1]
         end = start
-        kind = records[start + 1]
-        kind_column = kind_columns[kind]
+        kind_column = kind_columns[records[start + 1]]
         if kind_column < 0:
             continue
         is_new = records[start] >= since_clock
         if is_new:
             new += 1
         if row < capacity and (is_new or not only_new):
-            target[column_base[kind_column] + row * column_step[kind_column]] = 1.0
-            player = records[start + 2]
-            if player >= 0 and actor_column >= 0:
-                column = actor_column + player
-                target[column_base[column] + row * column_step[column]] = 1.0
-            num_places = records[start + 3]
-            if places_column >= 0:
-                for k in range(num_places):
-                    column = places_column + records[start + 4 + 2 * k] * slots_per_seat + records[start + 5 + 2 * k]
-                    target[column_base[column] + row * column_step[column]] = 1.0
-            if first_slot_columns[kind] >= 0 and num_places > 0:
-                column = first_slot_columns[kind] + records[start + 5]
-                target[column_base[column] + row * column_step[column]] = 1.0
-            # A face column's cards are counted in its entry itself, as a negative
-            # whole number (exact in float32), then replaced by their sum (never
-            # negative): no array of counts to allocate.
-            faces = start + 4 + 2 * num_places
-            num_faces = records[faces]
-            for k in range(num_faces):
-                card_type = records[faces + 1 + k]
-                for m in range(face_columns.shape[1]):
-                    column = face_columns[card_type, m]
-                    if column >= 0:
-                        target[column_base[column] + row * column_step[column]] -= 1.0
-            for k in range(num_faces):
-                card_type = records[faces + 1 + k]
-                for m in range(face_columns.shape[1]):
-                    column = face_columns[card_type, m]
-                    if column >= 0:
-                        at = column_base[column] + row * column_step[column]
-                        if target[at] < 0.0:
-                            target[at] = face_sums[column - face_low, int(-target[at])]
+            write_row(target, context, records, start, row, kind_column)
         row += 1
         if row >= capacity and (not is_new or new > capacity):
             break
     for i in range(capacity):
         target[new_start + i] = 1.0 if i < new else 0.0
     target[new_start + capacity] = 1.0 if new > capacity else 0.0
+
+
+@compiled
+def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
+                        since_clock: int, only_new: bool) -> None:
+    """Write the event pieces of one observation of a slot ruleset into ``target`` (zero
+    there), rows as :func:`walk_recent_events` picks them. ``tables``
+    (:func:`pack_tables`) holds ``kind_columns``, ``first_slot_columns``,
+    ``face_columns``, ``column_base``, ``column_step`` and the settings ``actor_column``
+    … ``capacity`` (see ``EVENT_SETTINGS``).
+
+    Row i, one entry per column of an event row (seats absolute), entry ``c`` landing at
+    ``column_base[c] + i * column_step[c]`` (the observer's seat-relative columns, see
+    :func:`~cardenv.games.observation.row_scatter`): 1 at the kind's column
+    (``kind_columns[kind]``); 1 at ``actor_column + player`` for a player; 1 at
+    ``places_column + seat * slots_per_seat + slot`` for each place (when
+    ``places_column`` ≥ 0); 1 at ``first_slot_columns[kind] + slot`` of the first place
+    (where that is ≥ 0); per face-up card of type t, its ``face_columns[t]``
+    (``faces_per_type`` entries, -1: unused), each column holding ``face_sums[column -
+    face_low, cards counted there]``."""
+    settings = table_piece(tables, EVENT_SETTINGS)
+    context = (table_piece(tables, FIRST_SLOT_COLUMNS), table_piece(tables, COLUMN_BASE),
+               table_piece(tables, COLUMN_STEP), settings,
+               table_piece(tables, FACE_COLUMNS).reshape((-1, settings[FACES_PER_TYPE])), face_sums)
+    walk_recent_events(target, records, table_piece(tables, KIND_COLUMNS), since_clock, only_new,
+                       settings[CAPACITY], settings[NEW_START], write_slot_event_row, context)
+
+
+@compiled(inline=True)
+def write_slot_event_row(target: np.ndarray, context, records, start: int, row: int, kind_column: int) -> None:
+    """Row ``row`` of :func:`write_recent_events`, from the record at ``start``."""
+    first_slot_columns, column_base, column_step, settings, face_columns, face_sums = context
+    actor_column, places_column = settings[ACTOR_COLUMN], settings[PLACES_COLUMN]
+    slots_per_seat, face_low = settings[SLOTS_PER_SEAT], settings[FACE_LOW]
+    target[column_base[kind_column] + row * column_step[kind_column]] = 1.0
+    player = records[start + 2]
+    if player >= 0 and actor_column >= 0:
+        column = actor_column + player
+        target[column_base[column] + row * column_step[column]] = 1.0
+    num_places = records[start + 3]
+    if places_column >= 0:
+        for k in range(num_places):
+            column = places_column + records[start + 4 + 2 * k] * slots_per_seat + records[start + 5 + 2 * k]
+            target[column_base[column] + row * column_step[column]] = 1.0
+    kind = records[start + 1]
+    if first_slot_columns[kind] >= 0 and num_places > 0:
+        column = first_slot_columns[kind] + records[start + 5]
+        target[column_base[column] + row * column_step[column]] = 1.0
+    # A face column's cards are counted in its entry itself, as a negative whole number
+    # (exact in float32), then replaced by their sum (never negative): no array of
+    # counts to allocate.
+    faces = start + 4 + 2 * num_places
+    num_faces = records[faces]
+    for k in range(num_faces):
+        card_type = records[faces + 1 + k]
+        for m in range(face_columns.shape[1]):
+            column = face_columns[card_type, m]
+            if column >= 0:
+                target[column_base[column] + row * column_step[column]] -= 1.0
+    for k in range(num_faces):
+        card_type = records[faces + 1 + k]
+        for m in range(face_columns.shape[1]):
+            column = face_columns[card_type, m]
+            if column >= 0:
+                at = column_base[column] + row * column_step[column]
+                if target[at] < 0.0:
+                    target[at] = face_sums[column - face_low, int(-target[at])]
 
 
 # A carte observation is one compiled call too (:func:`write_carte_observation`), fed by
@@ -426,55 +440,37 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
 
 @compiled(inline=True)
 def write_carte_events(buffer: np.ndarray, tables: np.ndarray, records, since_clock: int, only_new: bool) -> None:
-    """Write the event pieces of an observation into ``buffer`` (zero there), read
-    straight from the state's event ``records`` (see
-    :func:`cardenv.core.events.append_event_record`), newest first, as
-    :func:`write_recent_events` does for the slot rulesets (the same rows, ``event_new``
-    and ``events_dropped``), in carte's plain pieces: row i of each piece holds the i-th
-    newest shown event (``EVENT_COLUMNS[kind]`` ≥ 0, its column of ``event_kind``; -1 for
-    a kind left out); the actor's row, one-hot; each card shown face up adding 1 /
-    copies of its type (the sum is exact: halves and quarters); for a kind that
-    ``MARKS_MELD``, the meld of the event's first place. With ``only_new`` only the
-    events at ``since_clock`` or later are written."""
+    """Write the event pieces of an observation into ``buffer`` (zero there), rows as
+    :func:`walk_recent_events` picks them (the same rows, ``event_new`` and
+    ``events_dropped`` as :func:`write_recent_events` for the slot rulesets), in carte's
+    plain pieces: row i of each piece holds the i-th event's kind (``EVENT_COLUMNS[kind]``,
+    its column of ``event_kind``; -1 for a kind left out); the actor's row, one-hot; each
+    card shown face up adding 1 / copies of its type (the sum is exact: halves and
+    quarters); for a kind that ``MARKS_MELD``, the meld of the event's first place."""
     settings = table_piece(tables, CARTE_SETTINGS)
     starts = table_piece(tables, CARTE_STARTS)
-    copies = table_piece(tables, CARTE_COPIES)
-    event_columns = table_piece(tables, EVENT_COLUMNS)
-    marks_meld = table_piece(tables, MARKS_MELD)
-    observer, n, capacity = settings[OBSERVER_SEAT], settings[NUM_SEATS], settings[EVENT_ROWS]
+    context = (settings, starts, table_piece(tables, CARTE_COPIES), table_piece(tables, MARKS_MELD))
+    walk_recent_events(buffer, records, table_piece(tables, EVENT_COLUMNS), since_clock, only_new,
+                       settings[EVENT_ROWS], starts[EVENT_NEW_AT], write_carte_event_row, context)
+
+
+@compiled(inline=True)
+def write_carte_event_row(buffer: np.ndarray, context, records, start: int, row: int, kind_column: int) -> None:
+    """Row ``row`` of :func:`write_carte_events`, from the record at ``start``."""
+    settings, starts, copies, marks_meld = context
+    observer, n = settings[OBSERVER_SEAT], settings[NUM_SEATS]
     num_kinds, num_melds, num_types = settings[SHOWN_KINDS], settings[MELDS], copies.shape[0]
-    row = 0
-    new = 0
-    end = len(records)
-    while end > 0:
-        start = end - records[end - 1]
-        end = start
-        kind = records[start + 1]
-        column = event_columns[kind]
-        if column < 0:
-            continue
-        is_new = records[start] >= since_clock
-        if is_new:
-            new += 1
-        if row < capacity and (is_new or not only_new):
-            buffer[starts[EVENT_KIND_AT] + row * num_kinds + column] = 1.0
-            player = records[start + 2]
-            if player >= 0:
-                buffer[starts[EVENT_ACTOR_AT] + row * n + (player - observer) % n] = 1.0
-            num_places = records[start + 3]
-            if marks_meld[kind] and num_places > 0:
-                buffer[starts[EVENT_MELD_AT] + row * num_melds + records[start + 5]] = 1.0
-            faces = start + 4 + 2 * num_places
-            for k in range(records[faces]):
-                t = min(records[faces + 1 + k], num_types - 1)
-                buffer[starts[EVENT_CARDS_AT] + row * num_types + t] += 1.0 / copies[t]
-        row += 1
-        if row >= capacity and (not is_new or new > capacity):
-            break
-    for i in range(min(new, capacity)):
-        buffer[starts[EVENT_NEW_AT] + i] = 1.0
-    if new > capacity:
-        buffer[starts[EVENT_NEW_AT] + capacity] = 1.0
+    buffer[starts[EVENT_KIND_AT] + row * num_kinds + kind_column] = 1.0
+    player = records[start + 2]
+    if player >= 0:
+        buffer[starts[EVENT_ACTOR_AT] + row * n + (player - observer) % n] = 1.0
+    num_places = records[start + 3]
+    if marks_meld[records[start + 1]] and num_places > 0:
+        buffer[starts[EVENT_MELD_AT] + row * num_melds + records[start + 5]] = 1.0
+    faces = start + 4 + 2 * num_places
+    for k in range(records[faces]):
+        t = min(records[faces + 1 + k], num_types - 1)
+        buffer[starts[EVENT_CARDS_AT] + row * num_types + t] += 1.0 / copies[t]
 
 
 @compiled(inline=True)
