@@ -199,33 +199,46 @@ def write_turn_pieces(buffer: np.ndarray, start: int, first_seat: int, n: int, c
 
 
 @compiled(inline=True)
-def walk_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, since_clock: int, only_new: bool,
-                       capacity: int, new_start: int, write_row, context) -> None:
-    """The walk both event writers share. The state's event ``records`` (see
-    :func:`cardenv.core.events.append_event_record`), newest first, but for the kinds
-    an observation leaves out (``kind_columns[kind]`` < 0): row i is the i-th newest
-    shown event, under ``only_new`` only if it happened at ``since_clock`` or later,
-    written by ``write_row(target, context, records, start, row, kind_column)`` (``start``:
-    where its record starts). Then ``event_new``, whole (``capacity`` entries at
-    ``new_start``: 1 for each event at ``since_clock`` or later) and ``events_dropped``
-    right after it (whether more than ``capacity`` were)."""
-    row = 0
+def recent_event_rows(records, kind_columns: np.ndarray, since_clock: int, only_new: bool,
+                      capacity: int) -> tuple[int, int]:
+    """The rows both event writers fill, from the state's event ``records`` (see
+    :func:`cardenv.core.events.append_event_record`), newest first, but for the kinds an
+    observation leaves out (``kind_columns[kind]`` < 0): how many rows (the newest shown
+    events, at most ``capacity``; under ``only_new`` only those at ``since_clock`` or
+    later, which are the newest) and how many shown events are that new (counted up to
+    ``capacity`` + 1: enough for ``events_dropped``). Row i is then the i-th record
+    :func:`previous_shown_record` finds."""
+    rows = 0
     new = 0
     end = len(records)
-    while end > 0:
+    while end > 0 and (rows < capacity or new <= capacity):
         start = end - records[end - 1]
         end = start
-        kind_column = kind_columns[records[start + 1]]
-        if kind_column < 0:
+        if kind_columns[records[start + 1]] < 0:
             continue
-        is_new = records[start] >= since_clock
-        if is_new:
+        if records[start] >= since_clock:
             new += 1
-        if row < capacity and (is_new or not only_new):
-            write_row(target, context, records, start, row, kind_column)
-        row += 1
-        if row >= capacity and (not is_new or new > capacity):
+        elif only_new or rows >= capacity:
             break
+        if rows < capacity:
+            rows += 1
+    return rows, new
+
+
+@compiled(inline=True)
+def previous_shown_record(records, end: int, kind_columns: np.ndarray) -> int:
+    """Where the newest shown record before ``end`` starts (see :func:`recent_event_rows`)."""
+    start = end - records[end - 1]
+    while kind_columns[records[start + 1]] < 0:
+        start -= records[start - 1]
+    return start
+
+
+@compiled(inline=True)
+def write_event_marks(target: np.ndarray, new_start: int, capacity: int, new: int) -> None:
+    """``event_new`` (``capacity`` entries at ``new_start``: 1 for each of the ``new``
+    events at the observer's previous decision or later) and ``events_dropped`` right
+    after it (whether more than ``capacity`` were)."""
     for i in range(capacity):
         target[new_start + i] = 1.0 if i < new else 0.0
     target[new_start + capacity] = 1.0 if new > capacity else 0.0
@@ -235,7 +248,7 @@ def walk_recent_events(target: np.ndarray, records, kind_columns: np.ndarray, si
 def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
                         since_clock: int, only_new: bool) -> None:
     """Write the event pieces of one observation of a slot ruleset into ``target`` (zero
-    there), rows as :func:`walk_recent_events` picks them. ``tables``
+    there), rows as `recent_event_rows` picks them. ``tables``
     (:func:`pack_tables`) holds ``kind_columns``, ``first_slot_columns``,
     ``face_columns``, ``column_base``, ``column_step`` and the settings ``actor_column``
     … ``capacity`` (see ``EVENT_SETTINGS``).
@@ -249,53 +262,54 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
     (where that is ≥ 0); per face-up card of type t, its ``face_columns[t]``
     (``faces_per_type`` entries, -1: unused), each column holding ``face_sums[column -
     face_low, cards counted there]``."""
+    kind_columns = table_piece(tables, KIND_COLUMNS)
+    first_slot_columns = table_piece(tables, FIRST_SLOT_COLUMNS)
+    column_base = table_piece(tables, COLUMN_BASE)
+    column_step = table_piece(tables, COLUMN_STEP)
     settings = table_piece(tables, EVENT_SETTINGS)
-    context = (table_piece(tables, FIRST_SLOT_COLUMNS), table_piece(tables, COLUMN_BASE),
-               table_piece(tables, COLUMN_STEP), settings,
-               table_piece(tables, FACE_COLUMNS).reshape((-1, settings[FACES_PER_TYPE])), face_sums)
-    walk_recent_events(target, records, table_piece(tables, KIND_COLUMNS), since_clock, only_new,
-                       settings[CAPACITY], settings[NEW_START], write_slot_event_row, context)
-
-
-@compiled(inline=True)
-def write_slot_event_row(target: np.ndarray, context, records, start: int, row: int, kind_column: int) -> None:
-    """Row ``row`` of :func:`write_recent_events`, from the record at ``start``."""
-    first_slot_columns, column_base, column_step, settings, face_columns, face_sums = context
     actor_column, places_column = settings[ACTOR_COLUMN], settings[PLACES_COLUMN]
     slots_per_seat, face_low = settings[SLOTS_PER_SEAT], settings[FACE_LOW]
-    target[column_base[kind_column] + row * column_step[kind_column]] = 1.0
-    player = records[start + 2]
-    if player >= 0 and actor_column >= 0:
-        column = actor_column + player
-        target[column_base[column] + row * column_step[column]] = 1.0
-    num_places = records[start + 3]
-    if places_column >= 0:
-        for k in range(num_places):
-            column = places_column + records[start + 4 + 2 * k] * slots_per_seat + records[start + 5 + 2 * k]
+    new_start, capacity = settings[NEW_START], settings[CAPACITY]
+    face_columns = table_piece(tables, FACE_COLUMNS).reshape((-1, settings[FACES_PER_TYPE]))
+    rows, new = recent_event_rows(records, kind_columns, since_clock, only_new, capacity)
+    end = len(records)
+    for row in range(rows):
+        start = end = previous_shown_record(records, end, kind_columns)
+        kind_column = kind_columns[records[start + 1]]
+        target[column_base[kind_column] + row * column_step[kind_column]] = 1.0
+        player = records[start + 2]
+        if player >= 0 and actor_column >= 0:
+            column = actor_column + player
             target[column_base[column] + row * column_step[column]] = 1.0
-    kind = records[start + 1]
-    if first_slot_columns[kind] >= 0 and num_places > 0:
-        column = first_slot_columns[kind] + records[start + 5]
-        target[column_base[column] + row * column_step[column]] = 1.0
-    # A face column's cards are counted in its entry itself, as a negative whole number
-    # (exact in float32), then replaced by their sum (never negative): no array of
-    # counts to allocate.
-    faces = start + 4 + 2 * num_places
-    num_faces = records[faces]
-    for k in range(num_faces):
-        card_type = records[faces + 1 + k]
-        for m in range(face_columns.shape[1]):
-            column = face_columns[card_type, m]
-            if column >= 0:
-                target[column_base[column] + row * column_step[column]] -= 1.0
-    for k in range(num_faces):
-        card_type = records[faces + 1 + k]
-        for m in range(face_columns.shape[1]):
-            column = face_columns[card_type, m]
-            if column >= 0:
-                at = column_base[column] + row * column_step[column]
-                if target[at] < 0.0:
-                    target[at] = face_sums[column - face_low, int(-target[at])]
+        num_places = records[start + 3]
+        if places_column >= 0:
+            for k in range(num_places):
+                column = places_column + records[start + 4 + 2 * k] * slots_per_seat + records[start + 5 + 2 * k]
+                target[column_base[column] + row * column_step[column]] = 1.0
+        kind = records[start + 1]
+        if first_slot_columns[kind] >= 0 and num_places > 0:
+            column = first_slot_columns[kind] + records[start + 5]
+            target[column_base[column] + row * column_step[column]] = 1.0
+        # A face column's cards are counted in its entry itself, as a negative whole
+        # number (exact in float32), then replaced by their sum (never negative): no
+        # array of counts to allocate.
+        faces = start + 4 + 2 * num_places
+        num_faces = records[faces]
+        for k in range(num_faces):
+            card_type = records[faces + 1 + k]
+            for m in range(face_columns.shape[1]):
+                column = face_columns[card_type, m]
+                if column >= 0:
+                    target[column_base[column] + row * column_step[column]] -= 1.0
+        for k in range(num_faces):
+            card_type = records[faces + 1 + k]
+            for m in range(face_columns.shape[1]):
+                column = face_columns[card_type, m]
+                if column >= 0:
+                    at = column_base[column] + row * column_step[column]
+                    if target[at] < 0.0:
+                        target[at] = face_sums[column - face_low, int(-target[at])]
+    write_event_marks(target, new_start, capacity, new)
 
 
 # A carte observation is one compiled call too (:func:`write_carte_observation`), fed by
@@ -441,7 +455,7 @@ def write_carte_observation(buffer: np.ndarray, tables: np.ndarray, facts, turns
 @compiled(inline=True)
 def write_carte_events(buffer: np.ndarray, tables: np.ndarray, records, since_clock: int, only_new: bool) -> None:
     """Write the event pieces of an observation into ``buffer`` (zero there), rows as
-    :func:`walk_recent_events` picks them (the same rows, ``event_new`` and
+    `recent_event_rows` picks them (the same rows, ``event_new`` and
     ``events_dropped`` as :func:`write_recent_events` for the slot rulesets), in carte's
     plain pieces: row i of each piece holds the i-th event's kind (``EVENT_COLUMNS[kind]``,
     its column of ``event_kind``; -1 for a kind left out); the actor's row, one-hot; each
@@ -449,28 +463,28 @@ def write_carte_events(buffer: np.ndarray, tables: np.ndarray, records, since_cl
     quarters); for a kind that ``MARKS_MELD``, the meld of the event's first place."""
     settings = table_piece(tables, CARTE_SETTINGS)
     starts = table_piece(tables, CARTE_STARTS)
-    context = (settings, starts, table_piece(tables, CARTE_COPIES), table_piece(tables, MARKS_MELD))
-    walk_recent_events(buffer, records, table_piece(tables, EVENT_COLUMNS), since_clock, only_new,
-                       settings[EVENT_ROWS], starts[EVENT_NEW_AT], write_carte_event_row, context)
-
-
-@compiled(inline=True)
-def write_carte_event_row(buffer: np.ndarray, context, records, start: int, row: int, kind_column: int) -> None:
-    """Row ``row`` of :func:`write_carte_events`, from the record at ``start``."""
-    settings, starts, copies, marks_meld = context
-    observer, n = settings[OBSERVER_SEAT], settings[NUM_SEATS]
+    copies = table_piece(tables, CARTE_COPIES)
+    event_columns = table_piece(tables, EVENT_COLUMNS)
+    marks_meld = table_piece(tables, MARKS_MELD)
+    observer, n, capacity = settings[OBSERVER_SEAT], settings[NUM_SEATS], settings[EVENT_ROWS]
     num_kinds, num_melds, num_types = settings[SHOWN_KINDS], settings[MELDS], copies.shape[0]
-    buffer[starts[EVENT_KIND_AT] + row * num_kinds + kind_column] = 1.0
-    player = records[start + 2]
-    if player >= 0:
-        buffer[starts[EVENT_ACTOR_AT] + row * n + (player - observer) % n] = 1.0
-    num_places = records[start + 3]
-    if marks_meld[records[start + 1]] and num_places > 0:
-        buffer[starts[EVENT_MELD_AT] + row * num_melds + records[start + 5]] = 1.0
-    faces = start + 4 + 2 * num_places
-    for k in range(records[faces]):
-        t = min(records[faces + 1 + k], num_types - 1)
-        buffer[starts[EVENT_CARDS_AT] + row * num_types + t] += 1.0 / copies[t]
+    rows, new = recent_event_rows(records, event_columns, since_clock, only_new, capacity)
+    end = len(records)
+    for row in range(rows):
+        start = end = previous_shown_record(records, end, event_columns)
+        kind = records[start + 1]
+        buffer[starts[EVENT_KIND_AT] + row * num_kinds + event_columns[kind]] = 1.0
+        player = records[start + 2]
+        if player >= 0:
+            buffer[starts[EVENT_ACTOR_AT] + row * n + (player - observer) % n] = 1.0
+        num_places = records[start + 3]
+        if marks_meld[kind] and num_places > 0:
+            buffer[starts[EVENT_MELD_AT] + row * num_melds + records[start + 5]] = 1.0
+        faces = start + 4 + 2 * num_places
+        for k in range(records[faces]):
+            t = min(records[faces + 1 + k], num_types - 1)
+            buffer[starts[EVENT_CARDS_AT] + row * num_types + t] += 1.0 / copies[t]
+    write_event_marks(buffer, starts[EVENT_NEW_AT], capacity, new)
 
 
 @compiled(inline=True)
