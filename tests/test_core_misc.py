@@ -229,8 +229,8 @@ def test_kernels_compile_where_numba_cannot_cache():
     # Columns: kinds 0-1, actors 2-3, places 4-7 (2 seats × 2 slots), face columns 8-9;
     # row i, column c lands at 2c + i; event_new at 20, two rows.
     k = observation_kernels
-    tables = [None] * 6
-    tables[k.KIND_COLUMNS], tables[k.FIRST_SLOT_COLUMNS], tables[k.FACE_COLUMNS] = [0, 1], [-1, -1], [[8], [8], [9]]
+    tables = [None] * 5
+    tables[k.KIND_COLUMNS], tables[k.FACE_COLUMNS] = [0, 1], [[8], [8], [9]]
     tables[k.COLUMN_BASE], tables[k.COLUMN_STEP] = 2 * np.arange(10), np.ones(10)
     settings = [0] * 7
     settings[k.ACTOR_COLUMN], settings[k.PLACES_COLUMN], settings[k.SLOTS_PER_SEAT] = 2, 4, 2
@@ -284,7 +284,7 @@ def test_fixed_type_entry_writes_what_the_dispatcher_writes():
     assert k.fixed_type_entry(lambda *args: calls.append(args), (1, 2)) is not None and calls == [(1, 2)]
     records = new_event_records()
     append_event_record(records, 1, 0, 1, ((0, 1),), (2,))
-    arguments = (np.zeros(23, dtype=np.float32), records, k.pack_tables([[0, 1], [-1, -1], [[8], [8], [9]],
+    arguments = (np.zeros(23, dtype=np.float32), records, k.pack_tables([[0, 1], [[8], [8], [9]],
                  2 * np.arange(10), np.ones(10), [2, 4, 2, 8, 1, 20, 2]]),
                  np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 0, False)
     entry = k.fixed_type_entry(k.write_recent_events, arguments)

@@ -198,22 +198,20 @@ class EventEncoding:
 
     Columns are those of one event row, seats absolute: ``kind_column`` + the kind's
     index among ``shown_kinds``, ``actor_column`` + the acting seat, ``places_column`` +
-    seat × ``slots_per_seat`` + slot for each place (-1: no places piece),
-    ``first_slot_columns[kind]`` + the slot of the event's first place. A face-up card
-    of type t counts in each of ``face_columns[t]`` (-1: none), where k cards weigh
-    ``face_sums[column - face_low, k]``.
+    seat × ``slots_per_seat`` + slot for each place. A face-up card of type t counts in
+    each of ``face_columns[t]`` (-1: none), where k cards weigh ``face_sums[column -
+    face_low, k]``.
     """
 
-    __slots__ = ("kind_columns", "actor_column", "places_column", "slots_per_seat", "first_slot_columns",
-                 "face_columns", "face_low", "face_sums")
+    __slots__ = ("kind_columns", "actor_column", "places_column", "slots_per_seat", "face_columns", "face_low",
+                 "face_sums")
 
     def __init__(self, state_class: type, shown_kinds: tuple[str, ...], kind_column: int, actor_column: int,
-                 places_column: int, slots_per_seat: int, first_slot_columns: Mapping[str, int],
-                 face_columns: np.ndarray, face_sums: Mapping[int, list[float]]):
+                 places_column: int, slots_per_seat: int, face_columns: np.ndarray,
+                 face_sums: Mapping[int, list[float]]):
         all_kinds = state_class.event_kinds
         self.kind_columns = np.array([kind_column + shown_kinds.index(kind) if kind in shown_kinds else -1
                                       for kind in all_kinds], dtype=np.int64)
-        self.first_slot_columns = np.array([first_slot_columns.get(kind, -1) for kind in all_kinds], dtype=np.int64)
         self.actor_column, self.places_column, self.slots_per_seat = actor_column, places_column, slots_per_seat
         self.face_columns = np.ascontiguousarray(face_columns, dtype=np.int64)
         self.face_low = min(face_sums)
@@ -232,24 +230,18 @@ class EventEncoding:
         settings[kernels.SLOTS_PER_SEAT], settings[kernels.FACE_LOW] = self.slots_per_seat, self.face_low
         settings[kernels.FACES_PER_TYPE] = self.face_columns.shape[1]
         settings[kernels.NEW_START], settings[kernels.CAPACITY] = new_start, capacity
-        tables = [None] * 6
-        tables[kernels.KIND_COLUMNS], tables[kernels.FIRST_SLOT_COLUMNS] = self.kind_columns, self.first_slot_columns
-        tables[kernels.FACE_COLUMNS], tables[kernels.EVENT_SETTINGS] = self.face_columns, settings
+        tables = [None] * 5
+        tables[kernels.KIND_COLUMNS], tables[kernels.FACE_COLUMNS] = self.kind_columns, self.face_columns
+        tables[kernels.EVENT_SETTINGS] = settings
         tables[kernels.COLUMN_BASE], tables[kernels.COLUMN_STEP] = scatter
         return kernels.pack_tables(tables)
 
-    def write(self, target: np.ndarray, records, tables: np.ndarray, since_clock: int, only_new: bool) -> None:
-        """The event rows of ``records`` into ``target`` (zero there), through one
-        observer's ``tables`` (:meth:`tables_for`), then ``event_new`` and
-        ``events_dropped``; see ``write_recent_events``."""
-        observation_kernels.write_recent_events(target, records, tables, self.face_sums, since_clock, only_new)
 
-
-def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarray, dtype: type) -> dict[int, list[float]]:
+def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarray) -> dict[int, list[float]]:
     """Per face column (``face_columns[t]``: the columns a card of type t counts in, -1
     for none), the values k face-up cards add up to, for every k up to the cards of the
     deck counted there: each card of type t adds ``weights[t, j]`` to column
-    ``face_columns[t, j]``, summed card by card in ``dtype``. Every card counted in one
+    ``face_columns[t, j]``, summed card by card in float32. Every card counted in one
     column must weigh the same, so the sum depends only on how many there are."""
     weight_of: dict[int, float] = {}
     cards_of: dict[int, int] = {}
@@ -262,10 +254,10 @@ def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarr
             cards_of[column] = cards_of.get(column, 0) + int(copies[t])
     sums_of: dict[int, list[float]] = {}
     for column, weight in weight_of.items():
-        total, sums = dtype(0), [0.0]
+        total, sums = np.float32(0), [0.0]
         for _ in range(cards_of[column]):
-            total = dtype(total + dtype(weight))
-            sums.append(float(np.float32(total)))
+            total = np.float32(total + np.float32(weight))
+            sums.append(float(total))
         sums_of[column] = sums
     return sums_of
 
@@ -338,8 +330,8 @@ class TableObserver(Observer):
         weights = np.stack([1.0 / rank_copies[RANK_OF[types]], 1.0 / suit_copies[types & 3],
                             1.0 / colour_copies[red]], axis=1).astype(np.float32)
         self._event_encoding = EventEncoding(
-            self.state_class, self.shown_event_kinds, kind_column, actor_column, places_column, num_slots, {},
-            face_columns, face_up_sums(face_columns, weights, self.copies, np.float32))
+            self.state_class, self.shown_event_kinds, kind_column, actor_column, places_column, num_slots,
+            face_columns, face_up_sums(face_columns, weights, self.copies))
         self._event_tables = [self._event_encoding.tables_for(scatter, pieces["event_new"].start, config.recent_events)
                               for scatter in event_scatter]
         self._face_sums = self._event_encoding.face_sums

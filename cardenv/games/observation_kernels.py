@@ -68,7 +68,7 @@ HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the o
 # pieces (see :func:`write_table_pieces`), by index:
 SLOT_DESTINATIONS, PIECE_STARTS, COPIES, TURN_DIVISORS = range(4)
 # … and those of the event pieces (see :func:`write_recent_events`):
-KIND_COLUMNS, FIRST_SLOT_COLUMNS, FACE_COLUMNS, COLUMN_BASE, COLUMN_STEP, EVENT_SETTINGS = range(6)
+KIND_COLUMNS, FACE_COLUMNS, COLUMN_BASE, COLUMN_STEP, EVENT_SETTINGS = range(5)
 # ``EVENT_SETTINGS`` holds these, in order:
 ACTOR_COLUMN, PLACES_COLUMN, SLOTS_PER_SEAT, FACE_LOW, FACES_PER_TYPE, NEW_START, CAPACITY = range(7)
 
@@ -248,22 +248,20 @@ def write_event_marks(target: np.ndarray, new_start: int, capacity: int, new: in
 def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
                         since_clock: int, only_new: bool) -> None:
     """Write the event pieces of one observation of a slot ruleset into ``target`` (zero
-    there), rows as `recent_event_rows` picks them. ``tables``
-    (:func:`pack_tables`) holds ``kind_columns``, ``first_slot_columns``,
-    ``face_columns``, ``column_base``, ``column_step`` and the settings ``actor_column``
-    … ``capacity`` (see ``EVENT_SETTINGS``).
+    there), rows as :func:`recent_event_rows` picks them. ``tables``
+    (:func:`pack_tables`) holds ``kind_columns``, ``face_columns``, ``column_base``,
+    ``column_step`` and the settings ``actor_column`` … ``capacity`` (see
+    ``EVENT_SETTINGS``).
 
     Row i, one entry per column of an event row (seats absolute), entry ``c`` landing at
     ``column_base[c] + i * column_step[c]`` (the observer's seat-relative columns, see
     :func:`~cardenv.games.observation.row_scatter`): 1 at the kind's column
     (``kind_columns[kind]``); 1 at ``actor_column + player`` for a player; 1 at
-    ``places_column + seat * slots_per_seat + slot`` for each place (when
-    ``places_column`` ≥ 0); 1 at ``first_slot_columns[kind] + slot`` of the first place
-    (where that is ≥ 0); per face-up card of type t, its ``face_columns[t]``
+    ``places_column + seat * slots_per_seat + slot`` for each place; per face-up card of
+    type t, its ``face_columns[t]``
     (``faces_per_type`` entries, -1: unused), each column holding ``face_sums[column -
     face_low, cards counted there]``."""
     kind_columns = table_piece(tables, KIND_COLUMNS)
-    first_slot_columns = table_piece(tables, FIRST_SLOT_COLUMNS)
     column_base = table_piece(tables, COLUMN_BASE)
     column_step = table_piece(tables, COLUMN_STEP)
     settings = table_piece(tables, EVENT_SETTINGS)
@@ -278,17 +276,12 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
         kind_column = kind_columns[records[start + 1]]
         target[column_base[kind_column] + row * column_step[kind_column]] = 1.0
         player = records[start + 2]
-        if player >= 0 and actor_column >= 0:
+        if player >= 0:
             column = actor_column + player
             target[column_base[column] + row * column_step[column]] = 1.0
         num_places = records[start + 3]
-        if places_column >= 0:
-            for k in range(num_places):
-                column = places_column + records[start + 4 + 2 * k] * slots_per_seat + records[start + 5 + 2 * k]
-                target[column_base[column] + row * column_step[column]] = 1.0
-        kind = records[start + 1]
-        if first_slot_columns[kind] >= 0 and num_places > 0:
-            column = first_slot_columns[kind] + records[start + 5]
+        for k in range(num_places):
+            column = places_column + records[start + 4 + 2 * k] * slots_per_seat + records[start + 5 + 2 * k]
             target[column_base[column] + row * column_step[column]] = 1.0
         # A face column's cards are counted in its entry itself, as a negative whole
         # number (exact in float32), then replaced by their sum (never negative): no
