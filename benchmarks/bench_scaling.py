@@ -41,7 +41,7 @@ def tournaments(games: int) -> dict:
 
 
 def rllib(iterations: int, batch: int) -> dict:
-    from cardenv.rllib import ppo_config
+    from cardenv.adapters.rllib import ppo_config
 
     figures = {}
     for runners in (1, 2):

@@ -9,7 +9,7 @@ Importing cardenv also registers every environment with PettingZoo's registry, s
 """
 
 from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
-from cardenv.registry import ENV_IDS, register_envs
+from cardenv.adapters.registration import ENV_IDS, register_envs
 
 __version__ = "0.1.0"
 __all__ = ["ENV_IDS", "carte_v0", "cut_v0", "kaboom_v0", "onefifty_v0", "register_envs"]

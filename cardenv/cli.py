@@ -97,7 +97,7 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
         if name == "ppo":
             metadata = model_metadata(argument)
         elif name == "rllib":  # the rllib agent needs the extra anyway
-            from cardenv.rllib import checkpoint_metadata
+            from cardenv.adapters.rllib import checkpoint_metadata
 
             metadata = checkpoint_metadata(argument.partition("#")[0])
         if metadata is None:
@@ -232,7 +232,7 @@ def _add_play(sub) -> None:
 
 def _run_play(args) -> int:
     from cardenv.agents.registry import ruleset_info
-    from cardenv.play import CardStyle, play
+    from cardenv.human.play import CardStyle, play
 
     env_kwargs = check_env(args.ruleset, args.env_arg)
     n = ruleset_info(args.ruleset, **env_kwargs).num_players
@@ -278,7 +278,7 @@ def _viewer_seat(text: str | None, num_players: int) -> int | None:
 
 
 def _run_replay(args) -> int:
-    from cardenv.records import GameRecord, RecordError
+    from cardenv.human.records import GameRecord, RecordError
 
     try:
         record = GameRecord.load(args.record)
@@ -316,7 +316,7 @@ def _run_replay(args) -> int:
         raise UsageError(f"{args.record}: {error}") from None
     print(f"{args.record}: replays identically; final scores {record.final_scores}")
     if args.html:
-        from cardenv.replay_html import write_html
+        from cardenv.human.replay_html import write_html
 
         write_html(record, args.html)
         print(f"wrote {args.html}")

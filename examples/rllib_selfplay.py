@@ -1,6 +1,6 @@
 """Multi-agent PPO self-play with RLlib on onefifty_v0, then a cardenv tournament.
 
-Every seat plays one shared, action-masked policy (cardenv.rllib.MaskedPPOTorchRLModule);
+Every seat plays one shared, action-masked policy (cardenv.adapters.rllib.MaskedPPOTorchRLModule);
 RLlib runs on a local Ray cluster. The checkpoint is then evaluated like any cardenv
 agent, `rllib:CHECKPOINT`, against random_no_call opponents.
 
@@ -20,7 +20,7 @@ from pathlib import Path
 import ray
 
 from cardenv.cli import main as cardenv_main
-from cardenv.rllib import ppo_config, write_metadata
+from cardenv.adapters.rllib import ppo_config, write_metadata
 
 
 def train(ruleset: str, env_kwargs: dict, iterations: int, out: Path, per_seat: bool, batch: int, runners: int,

@@ -14,7 +14,7 @@ import cardenv
 from cardenv.cli import main
 from cardenv.core.cards import CARD_NAMES
 from cardenv.eval import run_tournament
-from cardenv.records import GameRecord, RecordError
+from cardenv.human.records import GameRecord, RecordError
 
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
 

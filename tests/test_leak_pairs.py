@@ -1,6 +1,6 @@
 """The leak check that does not trust the engine (``cardenv.testing.check_leak_pairs``):
 pairs of stacked-deck games that differ only in what a seat cannot know (by the rules
-text, through the oracles of ``cardenv.testing_oracles``) must look the same to that
+text, through the oracles of ``cardenv.testing.oracles``) must look the same to that
 seat, observation and mask, step by step.
 
 The first tests run it on every ruleset, every seat, both memory models, 3 and 4
@@ -30,7 +30,7 @@ from cardenv.games.kaboom import Phase as KaboomPhase
 from cardenv.games.onefifty import OneFiftyConfig, OneFiftyObserver, OneFiftyState
 from cardenv.games.onefifty import Phase as OneFiftyPhase
 from cardenv.testing import LeakPairStats, check_leak_pairs
-from cardenv.testing_oracles import CarteOracle, CutOracle, KaboomOracle, OneFiftyOracle
+from cardenv.testing.oracles import CarteOracle, CutOracle, KaboomOracle, OneFiftyOracle
 
 RULESETS = {
     "onefifty_v0": (OneFiftyConfig, OneFiftyState, OneFiftyObserver, OneFiftyOracle),

@@ -11,8 +11,8 @@ import pytest
 
 import cardenv
 from cardenv.core.cards import CARD_NAMES
-from cardenv.play import choose_action
-from cardenv.records import GameRecord
+from cardenv.human.play import choose_action
+from cardenv.human.records import GameRecord
 
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
 PROMPT = "your choice> "

@@ -18,7 +18,7 @@ from selenium.webdriver.support.ui import Select
 import cardenv
 from cardenv.core.cards import CARD_NAMES
 from cardenv.eval import run_tournament
-from cardenv.replay_html import write_html
+from cardenv.human.replay_html import write_html
 
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ import pytest
 import ray
 
 from cardenv.cli import main
-from cardenv.rllib import ppo_config, write_metadata
+from cardenv.adapters.rllib import ppo_config, write_metadata
 
 ENV_KWARGS = {"num_players": 3, "single_round": True, "max_turns_per_round": 60}
 

@@ -64,11 +64,11 @@ def test_learner_gets_its_own_terminal_reward_when_another_seat_ends_the_game():
     assert ended_by_other_with_points > 0
 
 
-@pytest.mark.parametrize("env_id", sorted(cardenv.registry.SINGLE_SEAT_IDS))
+@pytest.mark.parametrize("env_id", sorted(cardenv.adapters.registration.SINGLE_SEAT_IDS))
 def test_gymnasium_make_finds_every_single_seat_view(env_id):
     import gymnasium
     env = gymnasium.make(env_id, opponents="heuristic", env_kwargs={"num_players": 3})
-    assert env.unwrapped.ruleset == cardenv.registry.SINGLE_SEAT_IDS[env_id]
+    assert env.unwrapped.ruleset == cardenv.adapters.registration.SINGLE_SEAT_IDS[env_id]
     check_env(env.unwrapped, skip_render_check=True)
     observation, _ = env.reset(seed=1)
     assert observation.shape == env.observation_space.shape
@@ -77,9 +77,9 @@ def test_gymnasium_make_finds_every_single_seat_view(env_id):
 
 
 def test_there_is_a_single_seat_id_for_every_aec_env():
-    assert sorted(cardenv.registry.SINGLE_SEAT_IDS.values()) == sorted(
-        cardenv.registry._ruleset_of(env_id) for env_id in cardenv.ENV_IDS)
-    assert cardenv.registry.single_seat_id("cardenv/onefifty-v0") == "cardenv/onefifty-single-seat-v0"
+    assert sorted(cardenv.adapters.registration.SINGLE_SEAT_IDS.values()) == sorted(
+        cardenv.adapters.registration._ruleset_of(env_id) for env_id in cardenv.ENV_IDS)
+    assert cardenv.adapters.registration.single_seat_id("cardenv/onefifty-v0") == "cardenv/onefifty-single-seat-v0"
 
 
 @pytest.mark.parametrize("option, value, error", [

@@ -121,7 +121,7 @@ def _make_ppo(info, rng, argument):
 
 
 def _make_rllib(info, rng, argument):
-    from cardenv.rllib import RLlibAgent
+    from cardenv.adapters.rllib import RLlibAgent
 
     checkpoint, _, module_id = argument.partition("#")
     return RLlibAgent(info, rng, checkpoint, module_id or None)

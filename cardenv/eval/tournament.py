@@ -23,7 +23,7 @@ from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.core import validation
 from cardenv.eval.intervals import wilson_interval
-from cardenv.records import GameRecord
+from cardenv.human.records import GameRecord
 
 
 def seating(game_index: int, num_players: int) -> list[int]:

@@ -1,0 +1,212 @@
+"""``cardenv play``: a person plays one seat in the terminal against agents.
+
+Works for every ruleset through the env and its engine alone: the table is the engine's
+own text view *as that seat may see it*, the events are the log's descriptions for that
+seat, and the choices are the legal actions' names. Nothing the seat could not see is
+ever printed (other seats' choices included: a reaction-window decision is secret until
+it is resolved, and the events say what became public).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+import numpy as np
+from rich.console import Console
+from rich.text import Text
+
+from cardenv.agents.base import observation_for
+from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.human.records import GameRecord
+
+HUMAN = "human"
+HELP = """\
+Answer with the number of a choice, or its name (any unique start of it, any case).
+  ?  this help        t  the table again        q  quit (the game is abandoned)
+Cards are rank then suit (10H = ten of hearts; RJ, BJ = red and black joker); ?? is a
+card you do not know. (n) after a card lists the players who know it."""
+
+# A card name in the engine's text: rank then suit, or a joker.
+_CARD = re.compile(r"(?<![\w?])(10|[A2-9JQK])([SHDC])(?![\w])|(?<![\w?])(RJ|BJ)(?![\w])")
+_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RED_SUITS = ("H", "D")
+
+
+class CardStyle:
+    """How card names are printed: plain ASCII, or suit symbols; red and black colour
+    where the output is a terminal (rich decides, and honours NO_COLOR)."""
+
+    def __init__(self, symbols: bool, colour: bool):
+        self.symbols, self.colour = symbols, colour
+
+    @classmethod
+    def for_stream(cls, stream: TextIO, ascii_only: bool) -> CardStyle:
+        if ascii_only:
+            return cls(False, False)
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        return cls(symbols=encoding == "utf8", colour=True)
+
+    def console(self, out: TextIO) -> Console:
+        # Without colour, rich writes plain text even to a terminal.
+        return Console(file=out, highlight=False, emoji=False, soft_wrap=True, no_color=not self.colour,
+                       color_system="auto" if self.colour else None)
+
+    def __call__(self, text: str) -> Text:
+        styled = Text()
+        position = 0
+        for match in _CARD.finditer(text):
+            styled.append(text[position:match.start()])
+            styled.append(*self._card(match))
+            position = match.end()
+        styled.append(text[position:])
+        return styled
+
+    def _card(self, match: re.Match) -> tuple[str, str]:
+        if match.group(3):  # a joker
+            red = match.group(3) == "RJ"
+            shown = ("🃏R" if red else "🃏B") if self.symbols else match.group(3)
+        else:
+            rank, suit = match.group(1), match.group(2)
+            red = suit in _RED_SUITS
+            shown = rank + (_SYMBOLS[suit] if self.symbols else suit)
+        return shown, "bold red" if red else "bold"
+
+
+
+class Quit(Exception):
+    """The person asked to stop (or their input ended)."""
+
+
+def choose_action(legal: list[int], name_of: Callable[[int], str], answer: str) -> int | None | str:
+    """The action an answer picks among ``legal`` (numbered from 1 as shown): a number,
+    an exact name, or a unique start of a name (any case). Returns an error message
+    (str) for an answer that picks nothing or more than one."""
+    answer = answer.strip()
+    if answer.isdigit():
+        k = int(answer)
+        if 1 <= k <= len(legal):
+            return legal[k - 1]
+        return f"no choice {k}: choose 1 to {len(legal)}"
+    names = {a: name_of(a).lower() for a in legal}
+    wanted = answer.lower()
+    exact = [a for a, n in names.items() if n == wanted]
+    if exact:
+        return exact[0]
+    starts = [a for a, n in names.items() if n.startswith(wanted)]
+    if len(starts) == 1:
+        return starts[0]
+    if not starts:
+        return f"no choice named {answer!r}; type a number from 1 to {len(legal)} or ? for help"
+    return f"{answer!r} could be {', '.join(repr(name_of(a)) for a in starts)}; type more of the name"
+
+
+def play(
+    ruleset: str,
+    seat: int,
+    opponents: list[str],
+    seed: int | None,
+    env_kwargs: dict,
+    read: Callable[[str], str] = input,
+    out: TextIO = sys.stdout,
+    style: CardStyle | None = None,
+    save: str | None = None,
+) -> int:
+    """Play one game with a person at ``seat``; returns the exit status (0, also after
+    quitting). ``opponents`` holds one agent spec per other seat, in seat order."""
+    style = style or CardStyle(False, False)
+    console = style.console(out)
+    info = ruleset_info(ruleset, **env_kwargs)
+    env = make_raw_env(ruleset, **env_kwargs)
+    n = info.num_players
+    generators = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
+    others = iter(opponents)
+    specs = [HUMAN if p == seat else next(others) for p in range(n)]
+    agents = [None if p == seat else make_agent(specs[p], info, generators[p]) for p in range(n)]
+    env.reset(seed=seed)
+    state = env.game
+    actions: list[tuple[int, int]] = []
+    shown_events = 0
+
+    def say(text: str = "") -> None:
+        console.print(style(text))
+        out.flush()
+
+    def show_events() -> None:
+        nonlocal shown_events
+        for event in state.events[shown_events:]:
+            say("  " + event.describe(state.card_name, seat))
+            if event.kind == "round end":
+                say(round_summary(state.round_results[event.round], state.num_players))
+        shown_events = len(state.events)
+
+    say(f"{ruleset}: you are player_{seat}; "
+        + ", ".join(f"player_{p}={spec}" for p, spec in enumerate(specs) if p != seat)
+        + (f"; seed {seed}" if seed is not None else "") + ". Type ? for help.")
+    try:
+        while not state.is_terminal:
+            p = state.current_player
+            if p != seat:
+                action = agents[p].act(observation_for(agents[p], env, p), state, p)
+            else:
+                say("\nsince your last decision:")
+                show_events()
+                say(state.render_text(seat, state.config.memory, recent_events=0))
+                action = ask(state, read, say)
+            actions.append((p, action))
+            env.step(action)
+            env.step_done_agents()
+        say("\nsince your last decision:")
+        show_events()
+        say("game over. ranking (1 = best): " + ", ".join(
+            f"player_{p}{' (you)' if p == seat else ''}: {rank} with {state.scores[p]}"
+            for p, rank in sorted(enumerate(state.ranks()), key=lambda pr: pr[1])))
+        return 0
+    except Quit:
+        say("\nquit: the game is abandoned.")
+        return 0
+    finally:
+        for agent in agents:
+            if agent is not None:
+                agent.close()
+        if save:
+            GameRecord.of_game(ruleset, env_kwargs, seed, state, actions, agents=specs).save(save)
+            say(f"game record saved to {save}" + ("" if state.is_terminal else " (unfinished: it replays "
+                                                                                 "up to where you quit)"))
+
+
+def ask(state, read: Callable[[str], str], say: Callable[[str], None]) -> int:
+    legal = state.legal_actions()
+    say("your choices:")
+    for k, action in enumerate(legal, 1):
+        say(f"  {k:>2}. {state.action_name(action)}")
+    while True:
+        try:
+            answer = read("your choice> ")
+        except EOFError:
+            raise Quit from None
+        command = answer.strip().lower()
+        if command in ("q", "quit", "exit"):
+            raise Quit
+        if command in ("?", "h", "help"):
+            say(HELP)
+            continue
+        if command in ("t", "table"):
+            say(state.render_text(state.current_player, state.config.memory, recent_events=0))
+            continue
+        if not command:
+            continue
+        chosen = choose_action(legal, state.action_name, answer)
+        if isinstance(chosen, str):
+            say(chosen)
+            continue
+        return chosen
+
+
+def round_summary(result, num_players: int) -> str:
+    """Each player's hand total and the points the round added (the round-end event
+    before it names every card revealed)."""
+    return "\n".join(f"    player_{p}: hand {result.hand_totals[p]:>4}, points added {result.points_added[p]:>4}"
+                     for p in range(num_players))
