@@ -113,6 +113,17 @@ def test_event_visibility_and_description():
     assert Event(0, 0, "round end", -1, text="round over").describe(card_name, 0) == "round over"
 
 
+def test_action_names_for_a_seat_name_the_player_an_offset_points_at():
+    table = ActionTable()
+    table.add("draw", "draw")
+    table.add_seat_slots("look", "look at opponent +{offset} slot {slot}", [1, 2, 3], 2)
+    table.add_seat_slots("swap", "swap with player +{offset} slot {slot}", [1, 2, 3], 2)
+    assert table.name_for_seat(table.id("look", 1, 1), 3, 4) == "look at player_0 (+1) slot 1"
+    assert table.name_for_seat(table.id("swap", 0, 3), 2, 4) == "swap with player_1 (+3) slot 0"
+    assert table.name_for_seat(table.id("draw"), 2, 4) == "draw"
+    assert table.name(table.id("swap", 0, 3)) == "swap with player +3 slot 0"  # the identity is unchanged
+
+
 # --- ranking helpers -------------------------------------------------------------------------
 def test_shared_ranks_and_lowest():
     assert shared_ranks([10, 20, 10, 30]) == [1, 3, 1, 4]

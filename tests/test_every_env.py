@@ -53,3 +53,18 @@ def test_registered_with_pettingzoo_make(ruleset):
     env.reset(seed=0)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.unwrapped.metadata["name"] == ruleset
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_action_names_for_a_seat_name_every_player_an_offset_points_at(ruleset):
+    env = getattr(cardenv, ruleset).raw_env(num_players=4)
+    env.reset(seed=0)
+    game = env.game
+    for spec in game.action_table.specs:
+        for seat in range(4):
+            name = game.action_name_for(spec.id, seat)
+            if spec.offset:
+                assert f"player_{(seat + spec.offset) % 4} (+{spec.offset})" in name, name
+            else:
+                assert name == spec.name
+

@@ -7,6 +7,7 @@ absolute seats, keep a policy's meaning the same whichever seat it plays.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -105,6 +106,17 @@ class ActionTable:
         if action_id.__class__ is not int or not 0 <= action_id < len(self.specs):
             action_id = validation.integer("action", action_id, 0, len(self.specs) - 1)
         return self.specs[action_id].name
+
+    def name_for_seat(self, action_id: int, seat: int, num_players: int) -> str:
+        """The name as ``seat`` reads it at a table of ``num_players``: a seat offset also
+        names the player it points at (``red 6: player +1 slot 0`` read by player_3 of 4 is
+        ``red 6: player_0 (+1) slot 0``). Only ``name`` is an action's identity."""
+        name = self.name(action_id)
+        offset = self.specs[action_id].offset
+        if not offset:
+            return name
+        target = f"player_{(seat + offset) % num_players} (+{offset})"
+        return re.sub(rf"\b(?:player|opponent) \+{offset}\b", target, name, count=1)
 
     def from_name(self, name: str) -> int:
         try:

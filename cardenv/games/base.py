@@ -305,6 +305,11 @@ class RoundGameState:
     def action_name(self, action: int) -> str:
         return self.action_table.name(action)
 
+    def action_name_for(self, action: int, seat: int) -> str:
+        """``action``'s name as ``seat`` reads it, the players its seat offsets point at
+        named (see :meth:`ActionTable.name_for_seat`)."""
+        return self.action_table.name_for_seat(action, seat, self.num_players)
+
     def action_from_name(self, name: str) -> int:
         return self.action_table.from_name(name)
 
