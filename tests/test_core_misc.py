@@ -113,6 +113,13 @@ def test_event_visibility_and_description():
     assert Event(0, 0, "round end", -1, text="round over").describe(card_name, 0) == "round over"
 
 
+def test_event_text_places_single_cards_by_index():
+    grouped = Event(3, 0, "round end", -1, (5, 6, 7), None, "ends: player_0 {0} {1}; player_1 {2}")
+    assert grouped.describe(card_name, 1) == f"ends: player_0 {card_name(5)} {card_name(6)}; player_1 {card_name(7)}"
+    hidden = Event(3, 0, "swap", 2, (5, 6), (2,), "swaps {1} for {0}")
+    assert hidden.describe(card_name, 0) == "player_2 swaps ?? for ??"
+
+
 def test_action_names_for_a_seat_name_the_player_an_offset_points_at():
     table = ActionTable()
     table.add("draw", "draw")

@@ -68,3 +68,27 @@ def test_action_names_for_a_seat_name_every_player_an_offset_points_at(ruleset):
             else:
                 assert name == spec.name
 
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_round_end_shows_each_players_cards_in_their_own_group(ruleset):
+    env = getattr(cardenv, ruleset).raw_env(num_players=3, single_round=True)
+    env.reset(seed=5)
+    game = env.game
+    hands_at_the_end = []
+    score_round = game._score_round
+
+    def note_hands(reason):
+        hands_at_the_end.append([[game.card_name(c) for c in game.table.cards_in_hand(p)] for p in range(3)])
+        return score_round(reason)
+
+    game._score_round = note_hands
+    chooser = np.random.default_rng(0)
+    while not game.is_terminal:
+        env.step(int(chooser.choice(game.legal_actions())))
+    [end] = [event for event in game.events if event.kind == "round end"]
+    [hands] = hands_at_the_end
+    line = end.describe(game.card_name, 0)
+    groups = line.split(": ", 1)[1].split("; ")
+    assert len(groups) == 3, line
+    for p, (group, hand) in enumerate(zip(groups, hands)):
+        assert group.startswith(f"player_{p} {' '.join(hand) if hand else 'no cards'} ("), (group, hand)

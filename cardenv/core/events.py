@@ -15,7 +15,8 @@ PUBLIC = None
 
 
 class Event(NamedTuple):
-    """``text`` reads after the player's name; ``{cards}`` in it stands for the cards.
+    """``text`` reads after the player's name; ``{cards}`` in it stands for the cards,
+    ``{0}``, ``{1}`` … for one card each (to group them, as a round's end does by player).
 
     ``places`` are the ``(seat, slot)`` pairs the event involved (the slots a power
     looked at or swapped, the slot a card left or entered): public, like every location.
@@ -41,9 +42,13 @@ class Event(NamedTuple):
     def describe(self, name_of_card: Callable[[int], str], viewer: int | None) -> str:
         """One line for ``viewer``; identities it did not see read as ``??``."""
         visible = self.is_visible_to(viewer)
-        names = " ".join(name_of_card(c) if visible else "??" for c in self.cards)
+        names = [name_of_card(c) if visible else "??" for c in self.cards]
+        joined = " ".join(names)
         text = self.text or self.kind
-        text = text.format(cards=names) if "{cards}" in text else (f"{text} {names}" if names else text)
+        if "{" in text:
+            text = text.format(*names, cards=joined)
+        elif joined:
+            text = f"{text} {joined}"
         return f"player_{self.player} {text}" if self.player >= 0 else text
 
 

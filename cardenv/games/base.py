@@ -313,6 +313,21 @@ class RoundGameState:
     def action_from_name(self, name: str) -> int:
         return self.action_table.from_name(name)
 
+    def _log_round_end(self, reason: str, hands: list[list[int]], facts: list[str]) -> None:
+        """Log the round's end with every hand shown to all, grouped by player (empty
+        seats that left the game earlier skipped): each player's cards, then ``facts[p]``
+        (their total, their points), so that a reader sees whose cards are whose."""
+        cards: list[int] = []
+        groups = []
+        for p, hand in enumerate(hands):
+            if self.eliminated[p] and not hand:
+                continue
+            shown = " ".join(f"{{{len(cards) + i}}}" for i in range(len(hand))) or "no cards"
+            groups.append(f"player_{p} {shown} ({facts[p]})")
+            cards += hand
+        self.log("round end", -1, tuple(cards), PUBLIC,
+                 f"round {self.round_index + 1} ends ({reason}): " + "; ".join(groups))
+
     def _next_round_unless(self, game_over: bool) -> None:
         """After a round: end the game when ``game_over`` (or with ``single_round``),
         truncate it once ``max_rounds`` rounds were played, else deal the next round."""
@@ -568,13 +583,10 @@ class CardGameState(RoundGameState):
         self.round_results.append(result)
         for p, points in enumerate(result.points_added):
             self.scores[p] += points
-        all_cards = [c for p in range(self.num_players) for c in self.table.cards_in_hand(p)]
-        self.table.knowledge.reveal_to_all(all_cards)
-        self.log(
-            "round end", -1, tuple(all_cards), PUBLIC,
-            f"round {self.round_index + 1} ends ({reason}); hands {list(result.hand_totals)}, "
-            f"added {list(result.points_added)}; revealed {{cards}}",
-        )
+        hands = [self.table.cards_in_hand(p) for p in range(self.num_players)]
+        self.table.knowledge.reveal_to_all([c for hand in hands for c in hand])
+        self._log_round_end(reason, hands, [f"hand {total}, adds {points}" for total, points
+                                            in zip(result.hand_totals, result.points_added)])
         self._next_round_unless(self._round_ends_game())
 
     def _round_ends_game(self) -> bool:

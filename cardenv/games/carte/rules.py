@@ -320,11 +320,10 @@ class CarteState(RoundGameState):
         table = self.table
         for p, points in enumerate(result.points_added):
             self.scores[p] -= points
-        all_cards = [c for p in range(self.num_players) for c in table.hands[p]]
-        self._reveal_to_all(all_cards)
-        self.log("round end", -1, tuple(all_cards), PUBLIC,
-                 f"round {self.round_index + 1} ends ({reason}); hands {list(result.hand_totals)}, "
-                 f"scores {self.scores}; shown {{cards}}")
+        hands = [list(table.hands[p]) for p in range(self.num_players)]
+        self._reveal_to_all([c for hand in hands for c in hand])
+        self._log_round_end(reason, hands, [f"hand {total}, score {score}"
+                                            for total, score in zip(result.hand_totals, self.scores)])
         for p in self.seats_in_play():
             if self.scores[p] <= 0:
                 self.eliminate(p)
