@@ -1,8 +1,11 @@
 """``cardenv play`` driven through a pseudo-terminal, as a person would: a full seeded
-game per ruleset, what is shown at each decision, and no card the seat could not know."""
+game per ruleset, what is shown at each decision, and no card the seat could not know;
+and driven through :func:`~cardenv.human.play.play` with a scripted reader: the help,
+choice numbers that keep their meaning, and taking back a selection step."""
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 
@@ -10,13 +13,16 @@ import pexpect
 import pytest
 
 import cardenv
+from cardenv.agents.registry import ruleset_info
 from cardenv.core.cards import CARD_NAMES
-from cardenv.human.play import choose_action
+from cardenv.human.play import ask, choose_action, play
 from cardenv.human.records import GameRecord
 
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
 PROMPT = "your choice> "
 SEAT = 1
+# A line of the choices list: "  166. snap select own slot 0" (the number is the action id).
+CHOICE = re.compile(r"^ +(\d+)\. (.+)$", re.MULTILINE)
 
 
 def drive(argv: list[str], answer, timeout: float = 60) -> list[str]:
@@ -37,8 +43,14 @@ def drive(argv: list[str], answer, timeout: float = 60) -> list[str]:
     return chunks
 
 
+def listed_choices(screen: str) -> dict[int, str]:
+    """The last choices list on ``screen``: action id -> name as shown."""
+    block = screen.rsplit("your choices:", 1)[1].split(PROMPT, 1)[0]
+    return {int(number): name for number, name in CHOICE.findall(block)}
+
+
 def first_choice(screen: str) -> str:
-    return "1"
+    return str(next(iter(listed_choices(screen))))
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -83,7 +95,7 @@ def test_answers_by_name_prefix_help_and_quit():
     answers = iter(["?", "zzz", "dr", "q"])
     chunks = drive(["cut_v0", "--seed", "1", "--seat", "3"], lambda screen: next(answers))
     text = "".join(chunks)
-    assert "Answer with the number of a choice" in text          # ?
+    assert "Answer with a choice's number" in text               # ?
     assert "no choice named 'zzz'" in text                       # an answer that picks nothing
     assert "player_3 draws" in text                              # 'dr' = draw
     assert "quit: the game is abandoned" in chunks[-1]           # q
@@ -91,14 +103,16 @@ def test_answers_by_name_prefix_help_and_quit():
     assert re.search("[♠♥♦♣]", text) and re.search(r"\x1b\[[0-9;]*31m", text)  # red suits in red
 
 
-def test_choose_action_reads_numbers_names_and_unique_prefixes():
-    names = {3: "draw", 7: "discard drawn", 9: "call END"}
-    legal = list(names)
-    assert choose_action(legal, names.get, "2") == 7
-    assert choose_action(legal, names.get, "CALL") == 9
-    assert choose_action(legal, names.get, "draw") == 3
-    assert "could be" in choose_action(legal, names.get, "d")
-    assert "no choice 4" in choose_action(legal, names.get, "4")
+def test_choose_action_reads_action_ids_names_and_unique_prefixes():
+    names = {0: "pass", 3: "draw", 7: "discard drawn", 9: "call END"}
+    legal = [3, 7, 9]
+    assert choose_action(legal, names.get, "7", 10) == 7
+    assert choose_action(legal, names.get, "CALL", 10) == 9
+    assert choose_action(legal, names.get, "draw", 10) == 3
+    assert "could be" in choose_action(legal, names.get, "d", 10)
+    # A number keeps its meaning: one that is no choice now is refused, never another choice.
+    assert choose_action(legal, names.get, "0", 10) == "0 (pass) is not a choice now; your choices are 3, 7, 9"
+    assert choose_action(legal, names.get, "12", 10) == "no action 12: your choices are 3, 7, 9"
 
 
 def test_play_through_a_pipe_works_without_a_terminal():
@@ -108,3 +122,111 @@ def test_play_through_a_pipe_works_without_a_terminal():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "quit: the game is abandoned" in done.stdout and "\x1b[" not in done.stdout
+
+
+class Script:
+    """A person's answers for :func:`play`: ``answer(screen)`` reads the screen printed
+    since the game began and returns the next answer."""
+
+    def __init__(self, answer):
+        self.out = io.StringIO()
+        self.answer = answer
+        self.prompts = 0
+
+    def __call__(self, prompt: str) -> str:
+        self.out.write(prompt)  # as input() does
+        self.prompts += 1
+        if self.prompts > 400:
+            raise AssertionError("the script never ended the game")
+        return self.answer(self.out.getvalue())
+
+
+def play_scripted(ruleset: str, answer, **kwargs) -> str:
+    script = Script(answer)
+    opponents = ["heuristic"] * (ruleset_info(ruleset).num_players - 1)
+    assert play(ruleset, 0, opponents, 3, {}, read=script, out=script.out, **kwargs) == 0
+    return script.out.getvalue()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_help_explains_the_rules_and_what_this_phases_choices_mean(ruleset):
+    answers = iter(["?", "q"])
+    text = play_scripted(ruleset, lambda screen: next(answers))
+    help_shown = text.split(PROMPT)[1]
+    env = getattr(cardenv, ruleset).raw_env()
+    env.reset(seed=3)
+    state = env.game
+    assert state.rules_summary and state.rules_summary in help_shown
+    assert f"docs/{ruleset.removesuffix('_v0')}.md" in help_shown
+    # The phase of the decision, and every kind of choice in it with its meaning.
+    choices = listed_choices(text.split(PROMPT)[0])
+    phase = re.search(r"phase (\w+)", text.split(PROMPT)[0]).group(1)
+    assert f"in phase {phase}, your choices mean:" in help_shown
+    for action in choices:
+        assert state.action_table.specs[action].description in help_shown
+
+
+def test_choices_name_the_players_and_numbers_keep_their_meaning_across_phases():
+    env = cardenv.kaboom_v0.raw_env()
+    env.reset(seed=0, options={"hands": [["AS", "2S", "3S", "4S"], ["AH", "2H", "3H", "4H"],
+                                         ["AD", "2D", "3D", "4D"], ["AC", "2C", "3C", "4C"]],
+                               "draw_pile": ["6H"], "starter": 2})
+    state = env.game
+    env.step(state.action_from_name("draw"))
+    env.step(state.action_from_name("discard drawn"))  # a red 6: K-04 picks other players' cards
+    assert state.current_player == 2 and state.phase.name == "RED_SIX_FIRST"
+    shown = []
+    answers = iter(["?", "0", "RED 6: PLAYER_3 (+1) SLOT 0"])
+    chosen = ask(state, 2, lambda prompt: next(answers), shown.append, None)
+    text = "\n".join(shown)
+    choices = listed_choices(text + "\n" + PROMPT)
+    assert choices[state.action_table.id("red_six", 1, 1)] == "red 6: player_3 (+1) slot 1"
+    assert choices[state.action_table.id("red_six", 0, 2)] == "red 6: player_0 (+2) slot 0"
+    assert "K-04: red 6, pick another player's card" in text                # ? explains the power
+    assert "0 (draw) is not a choice now" in text                           # the last phase's number
+    assert state.action_name(chosen) == "red 6: player +1 slot 0"           # answered by the name shown
+
+
+@pytest.mark.parametrize("ruleset", [r for r in RULESETS if getattr(cardenv, r).raw_env.state_class.selection_kinds])
+def test_a_step_of_a_selection_in_progress_can_be_taken_back(ruleset, tmp_path):
+    """Select a card when the game first offers it, take it back, and the decision is as
+    before; the record is that of the game quit at that decision without selecting, and
+    replays identically."""
+    table = ruleset_info(ruleset).action_table
+    kinds = getattr(cardenv, ruleset).raw_env.state_class.selection_kinds
+    seen = {}
+
+    def selections(choices: dict[int, str]) -> list[int]:
+        return [a for a in choices if table.specs[a].kind in kinds]
+
+    def answer(screen: str) -> str:
+        choices = listed_choices(screen)
+        if "before" not in seen:
+            if not selections(choices):
+                return str(next(iter(choices)))
+            seen["before"], seen["selected"] = choices, selections(choices)[0]
+            return str(seen["selected"])
+        if "during" not in seen:
+            seen["during"] = screen.rsplit("your choices:", 1)[1]
+            return "u"
+        seen["after"] = choices
+        return "q"
+
+    record_path = tmp_path / "game.json"
+    text = play_scripted(ruleset, answer, save=str(record_path))
+    selected_name = table.specs[seen["selected"]].name
+    assert f"u. take back {selected_name}" in seen["during"]
+    assert f"taken back: {selected_name}" in text
+    assert seen["after"] == seen["before"]
+    unselected_path = tmp_path / "unselected.json"
+    play_scripted(ruleset, lambda screen: "q" if selections(listed_choices(screen)) else first_choice(screen),
+                  save=str(unselected_path))
+    record = GameRecord.load(record_path)
+    assert record.actions == GameRecord.load(unselected_path).actions
+    record.check()
+
+
+def test_what_cannot_be_taken_back_is_said():
+    answers = iter(["u", "q"])
+    text = play_scripted("cut_v0", lambda screen: next(answers))
+    assert "nothing to take back: cut_v0 has no selections, every choice takes effect at once" in text

@@ -190,6 +190,13 @@ class RoundGameState:
     event_kinds: tuple[str, ...] = ()
     # Kinds the observation's event piece leaves out because the rules imply them.
     implied_event_kinds: tuple[str, ...] = ()
+    # The rules in a few lines, for a person at the table (``cardenv play``'s help); the
+    # ruleset's docs page holds every rule.
+    rules_summary: ClassVar[str] = ""
+    # The action kinds that add to a selection a later action commits: the selection is
+    # the selecting player's alone and nothing happens until it is committed, so a front
+    # end may take such steps back (the game is then as if they were never taken).
+    selection_kinds: ClassVar[frozenset[str]] = frozenset()
     # The index of each of ``event_kinds``, and whether its events go into
     # ``event_records`` (the kinds an observation shows: not the implied ones); made
     # for every subclass.

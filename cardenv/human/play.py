@@ -2,13 +2,15 @@
 
 Works for every ruleset through the env and its engine alone: the table is the engine's
 own text view *as that seat may see it*, the events are the log's descriptions for that
-seat, and the choices are the legal actions' names. Nothing the seat could not see is
-ever printed (other seats' choices included: a reaction-window decision is secret until
-it is resolved, and the events say what became public).
+seat, the choices are the legal actions' names as that seat reads them, numbered by
+action id, and the help is the engine's rules summary and its actions' meanings. Nothing
+the seat could not see is ever printed (other seats' choices included: a reaction-window
+decision is secret until it is resolved, and the events say what became public).
 """
 
 from __future__ import annotations
 
+import copy
 import re
 import sys
 from collections.abc import Callable
@@ -24,10 +26,15 @@ from cardenv.human.records import GameRecord
 
 HUMAN = "human"
 HELP = """\
-Answer with the number of a choice, or its name (any unique start of it, any case).
-  ?  this help        t  the table again        q  quit (the game is abandoned)
+Answer with a choice's number or its name (any unique start of it, any case). The
+number is the action's id, so it means the same action in every phase: a number that
+is not one of your choices now is refused, never taken for another choice.
+  ?  this help      t  the table again      q  quit (the game is abandoned)
+  u  take back your last step of a selection you have not committed yet
 Cards are rank then suit (10H = ten of hearts; RJ, BJ = red and black joker); ?? is a
-card you do not know. (n) after a card lists the players who know it."""
+card you do not know. (n) after a card lists the players who know it. In a choice,
+player_k (+j) is player_k, j seats after you clockwise (actions count seats from you)."""
+UNDO = "undo"
 
 # A card name in the engine's text: rank then suit, or a joker.
 _CARD = re.compile(r"(?<![\w?])(10|[A2-9JQK])([SHDC])(?![\w])|(?<![\w?])(RJ|BJ)(?![\w])")
@@ -80,16 +87,20 @@ class Quit(Exception):
     """The person asked to stop (or their input ended)."""
 
 
-def choose_action(legal: list[int], name_of: Callable[[int], str], answer: str) -> int | None | str:
-    """The action an answer picks among ``legal`` (numbered from 1 as shown): a number,
-    an exact name, or a unique start of a name (any case). Returns an error message
-    (str) for an answer that picks nothing or more than one."""
+def choose_action(legal: list[int], name_of: Callable[[int], str], answer: str, num_actions: int) -> int | str:
+    """The action an answer picks among ``legal``: an action id (a number, as shown), an
+    exact name, or a unique start of a name (any case). Returns an error message (str)
+    for an answer that picks nothing or more than one; a number that is no legal
+    choice now is refused, whatever it named in an earlier phase."""
     answer = answer.strip()
+    choices = ", ".join(map(str, legal))
     if answer.isdigit():
         k = int(answer)
-        if 1 <= k <= len(legal):
-            return legal[k - 1]
-        return f"no choice {k}: choose 1 to {len(legal)}"
+        if k in legal:
+            return k
+        if k < num_actions:
+            return f"{k} ({name_of(k)}) is not a choice now; your choices are {choices}"
+        return f"no action {k}: your choices are {choices}"
     names = {a: name_of(a).lower() for a in legal}
     wanted = answer.lower()
     exact = [a for a, n in names.items() if n == wanted]
@@ -99,8 +110,34 @@ def choose_action(legal: list[int], name_of: Callable[[int], str], answer: str) 
     if len(starts) == 1:
         return starts[0]
     if not starts:
-        return f"no choice named {answer!r}; type a number from 1 to {len(legal)} or ? for help"
+        return f"no choice named {answer!r}; type one of the numbers {choices} or ? for help"
     return f"{answer!r} could be {', '.join(repr(name_of(a)) for a in starts)}; type more of the name"
+
+
+def docs_page(ruleset: str) -> str:
+    """The ruleset's page in the cardenv sources: every rule, with its id."""
+    return f"docs/{ruleset.removesuffix('_v0')}.md"
+
+
+def help_text(state, seat: int) -> str:
+    """The controls, the ruleset in short and what the choices of this decision mean (each
+    kind of legal action once, with its meaning from the action table)."""
+    table = state.action_table
+    kinds: dict[str, list[int]] = {}
+    for action in state.legal_actions():
+        kinds.setdefault(table.specs[action].kind, []).append(action)
+    meanings = []
+    for actions in kinds.values():
+        spec = table.specs[actions[0]]
+        example = state.action_name_for(actions[0], seat) + (", ..." if len(actions) > 1 else "")
+        meanings.append(f"  {example}: {spec.description}" if spec.description else f"  {example}")
+    ruleset = state.game_name
+    return "\n".join([
+        HELP, "",
+        f"{ruleset} in short (every rule, with its id, is in {docs_page(ruleset)} of the cardenv sources):",
+        state.rules_summary, "",
+        f"Now, in phase {state.phase.name.lower()}, your choices mean:", *meanings,
+    ])
 
 
 def play(
@@ -128,6 +165,11 @@ def play(
     env.reset(seed=seed)
     state = env.game
     actions: list[tuple[int, int]] = []
+    # Before each step of the person's selection in progress: the env as it was, and how
+    # many actions had been taken. Taking a step back restores both; since a selection
+    # is private and changes nothing until committed, the game is then as if the step
+    # had never been taken (and the record never holds it).
+    selection_steps: list[tuple[object, int]] = []
     shown_events = 0
 
     def say(text: str = "") -> None:
@@ -138,8 +180,6 @@ def play(
         nonlocal shown_events
         for event in state.events[shown_events:]:
             say("  " + event.describe(state.card_name, seat))
-            if event.kind == "round end":
-                say(round_summary(state.round_results[event.round], state.num_players))
         shown_events = len(state.events)
 
     say(f"{ruleset}: you are player_{seat}; "
@@ -149,12 +189,24 @@ def play(
         while not state.is_terminal:
             p = state.current_player
             if p != seat:
+                selection_steps.clear()
                 action = agents[p].act(observation_for(agents[p], env, p), state, p)
             else:
                 say("\nsince your last decision:")
                 show_events()
                 say(state.render_text(seat, state.config.memory, recent_events=0))
-                action = ask(state, read, say)
+                last_step = actions[-1][1] if selection_steps else None
+                action = ask(state, seat, read, say, last_step)
+                if action == UNDO:
+                    env, taken = selection_steps.pop()
+                    state = env.game
+                    del actions[taken:]
+                    say(f"taken back: {state.action_name_for(last_step, seat)}")
+                    continue
+                if state.action_table.specs[action].kind in state.selection_kinds:
+                    selection_steps.append((copy.deepcopy(env), len(actions)))
+                else:
+                    selection_steps.clear()
             actions.append((p, action))
             env.step(action)
             env.step_done_agents()
@@ -177,11 +229,16 @@ def play(
                                                                                  "up to where you quit)"))
 
 
-def ask(state, read: Callable[[str], str], say: Callable[[str], None]) -> int:
+def ask(state, seat: int, read: Callable[[str], str], say: Callable[[str], None], last_step: int | None) -> int | str:
+    """The person's choice at ``state`` (an action id), or :data:`UNDO` to take back
+    ``last_step``, the last step of their selection in progress (None: there is none)."""
     legal = state.legal_actions()
+    width = len(str(legal[-1]))
     say("your choices:")
-    for k, action in enumerate(legal, 1):
-        say(f"  {k:>2}. {state.action_name(action)}")
+    for action in legal:
+        say(f"  {action:>{width}}. {state.action_name_for(action, seat)}")
+    if last_step is not None:
+        say(f"  {'u':>{width}}. take back {state.action_name_for(last_step, seat)}")
     while True:
         try:
             answer = read("your choice> ")
@@ -191,22 +248,28 @@ def ask(state, read: Callable[[str], str], say: Callable[[str], None]) -> int:
         if command in ("q", "quit", "exit"):
             raise Quit
         if command in ("?", "h", "help"):
-            say(HELP)
+            say(help_text(state, seat))
             continue
         if command in ("t", "table"):
             say(state.render_text(state.current_player, state.config.memory, recent_events=0))
             continue
+        if command in ("u", "undo"):
+            if last_step is not None:
+                return UNDO
+            say(cannot_undo(state))
+            continue
         if not command:
             continue
-        chosen = choose_action(legal, state.action_name, answer)
+        chosen = choose_action(legal, lambda a: state.action_name_for(a, seat), answer, state.num_actions)
         if isinstance(chosen, str):
             say(chosen)
             continue
         return chosen
 
 
-def round_summary(result, num_players: int) -> str:
-    """Each player's hand total and the points the round added (the round-end event
-    before it names every card revealed)."""
-    return "\n".join(f"    player_{p}: hand {result.hand_totals[p]:>4}, points added {result.points_added[p]:>4}"
-                     for p in range(num_players))
+def cannot_undo(state) -> str:
+    if not state.selection_kinds:
+        return f"nothing to take back: {state.game_name} has no selections, every choice takes effect at once"
+    kinds = " or ".join(sorted(kind.replace("_", " ") for kind in state.selection_kinds))
+    return (f"nothing to take back: only the steps of your selection in progress ({kinds}) can be taken back; "
+            "every other choice takes effect at once")

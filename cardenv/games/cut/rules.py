@@ -138,6 +138,19 @@ class CutState(CardGameState):
 
     points = POINTS
     game_name = "cut_v0"
+    rules_summary = """\
+Cut!, for 2-6 players: keep your hand total low. Everyone adds their total each round;
+the game ends when a total reaches the target (100), lowest wins. Points: A 1, 2-10
+face value, J 0, Q/K 20. At the deal you see your own slots 2 and 3.
+Your turn: draw (discard the card, or place it into a slot, the card there going to
+the pile) or call Cut! (once a round: everyone else has one more turn; the caller adds
+10 unless strictly lowest).
+Powers of a 5, 6, Q or K reaching the pile, all optional: 5 looks at one of your cards,
+6 at an opponent's; Q swaps one of yours with an opponent's, unseen; K looks at both
+and may swap them.
+Whenever a card lands on the pile a match window opens: each player in turn passes,
+matches an own card of that rank, or calls out an opponent's. Wrong or late costs a
+penalty card; a successful call-out gives one of your cards to that opponent."""
     event_kinds = CardGameState.event_kinds + (
         "five", "six", "queen", "king look", "king swap", "king keep", "decline",
         "match", "call out", "failed attempt", "give",

@@ -97,6 +97,20 @@ class OneFiftyState(CardGameState):
         self._start_round(self._scenario(options))
 
     game_name = "onefifty_v0"
+    rules_summary = """\
+150, for 3-6 players: keep your hand total low. At a round's end the points are added
+to your score; the game ends when a score reaches the target (150), lowest wins.
+Points: A 1, 2-9 face value, red 10 0, black 10 10, J/Q/K 20. At the deal you see your
+own slots 2 and 3.
+Your turn is one main action, then call END or pass: match (select your cards of the
+top discard's rank, then confirm; a wrong match shows them and costs a penalty card),
+draw (swap the card into a slot, the card there is discarded, or discard it), or take
+the top discard into a slot.
+Powers, only for a J/Q/K you draw and discard: J trades one of your cards with an
+opponent's, Q peeks at one of yours, K draws again.
+After END every other player has one more turn. A caller strictly lowest adds 0 and
+everyone else their total; otherwise the caller adds double and those below add 0."""
+    selection_kinds = frozenset({"match_select"})
 
     def _status_details(self) -> list[str]:
         return [f"selected slots {self.selected}"] if self.selected else []
