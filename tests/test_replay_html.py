@@ -1,6 +1,7 @@
-"""The HTML replay in a real headless browser (Debian's chromium through selenium): step
-forward and back, switch the viewing seat, and check every card shown against what that
-seat could know at that point of the game. A screenshot is kept as a test artifact."""
+"""The HTML replay in a real headless browser (Debian's chromium through selenium): who
+sat in each seat and the result, step forward and back, jump with the slider, switch the
+viewing seat, and check every card shown against what that seat could know at that
+point of the game. A screenshot is kept as a test artifact."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 import cardenv
@@ -118,5 +120,32 @@ def test_the_html_replay_shows_each_seat_only_what_it_could_see(ruleset, browser
     viewer.select_by_index(1)
     assert viewer.first_selected_option.text == "player_1" and "view of player_1" in browser.find_element(
         By.ID, "table").text
+
+    # Who sat where, and how the game ended, as the engine replaying the record says.
+    assert record.agents == ["heuristic"] + ["random_no_call"] * (n - 1)
+    assert browser.find_element(By.ID, "seats").text == "seats: " + ", ".join(
+        f"player_{p} {spec}" for p, spec in enumerate(record.agents))
+    env = record.make_env()
+    for _ in record.replay(env):
+        pass
+    winners = env.game.winners()
+    result = browser.find_element(By.ID, "result").text
+    assert result.startswith(f"result: player_{winners[0]} wins" if len(winners) == 1 else "result: "), result
+    for p, (score, rank) in enumerate(zip(record.final_scores, env.game.ranks())):
+        assert f"player_{p} {score} ({rank})" in result
+
+    # The slider jumps to any step (dragging it fires input events), and follows the buttons.
+    slider = browser.find_element(By.ID, "slider")
+    assert slider.get_attribute("type") == "range" and slider.get_attribute("max") == str(len(known) - 1)
+    assert slider.get_attribute("value") == str(len(known) - 1)  # after "last"
+    middle = len(known) // 2
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
+                           slider, middle)
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-step") == str(middle)
+    assert browser.find_element(By.ID, "caption").text == f"decision {middle} of {len(record.actions)}"
+    slider.send_keys(Keys.ARROW_RIGHT)  # the slider's own key moves one step, not two
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-step") == str(middle + 1)
+    back.click()
+    assert slider.get_attribute("value") == str(middle)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / f"replay_{ruleset}.png"))

@@ -1,5 +1,6 @@
-"""A recorded game as one self-contained HTML page (no network access needed): the
-table drawn with cards, stepping forward and back, and a choice of viewing seat.
+"""A recorded game as one self-contained HTML page (no network access needed): who sat
+in each seat, the result, the table drawn with cards, stepping forward and back or
+jumping with a slider, and a choice of viewing seat.
 
 Every view is computed here, in Python, from the engine: a seat's frames are the
 engine's text view for that seat and the events described for it, so the page can only
@@ -38,35 +39,49 @@ def build_frames(record: GameRecord) -> dict:
     shown_events = 0
     captions = []
 
-    def capture(seat: int | None, name: str | None) -> None:
+    def capture(seat: int | None, action: int | None) -> None:
         nonlocal shown_events
         new_events = state.events[shown_events:]
         shown_events = len(state.events)
         row = []
         for viewer in viewers:
             lines = []
-            if name is not None and (viewer is None or viewer == seat):
-                lines.append(f"player_{seat} chooses: {name}")
-            elif name is not None:
+            if action is not None and (viewer is None or viewer == seat):
+                lines.append(f"player_{seat} chooses: {state.action_name_for(action, seat)}")
+            elif action is not None:
                 lines.append(f"player_{seat} decides")
             lines += [e.describe(state.card_name, viewer) for e in new_events]
             table = state.render_text(viewer, state.config.memory, recent_events=0)
             row.append([intern(table), intern("\n".join(lines))])
         frames.append(row)
-        captions.append("start" if name is None else f"decision {len(frames) - 1} of {len(record.actions)}")
+        captions.append("start" if action is None else f"decision {len(frames) - 1} of {len(record.actions)}")
 
     capture(None, None)
-    for seat, _, name in record.replay(env):
-        capture(seat, name)
+    for seat, action, _ in record.replay(env):
+        capture(seat, action)
+    agents = record.agents or ["not recorded"] * state.num_players
     return {
         "title": f"{record.ruleset} seed {record.seed}",
         "viewers": [f"player_{v}" if v is not None else "every card face up" for v in viewers],
-        "agents": record.agents,
+        "seats": "seats: " + ", ".join(f"player_{p} {spec}" for p, spec in enumerate(agents)),
+        "result": result_line(state, len(record.actions)),
         "pool": pool,
         "frames": frames,
         "captions": captions,
         "final_scores": record.final_scores,
     }
+
+
+def result_line(state, decisions: int) -> str:
+    """How the game ended: the winners, then every seat's final score and rank."""
+    if not state.is_terminal:
+        return f"result: none, the game was abandoned after {decisions} decisions"
+    winners = state.winners()
+    who = (f"player_{winners[0]} wins" if len(winners) == 1
+           else " and ".join(f"player_{p}" for p in winners) + " share the win")
+    ended = f" (truncated after {len(state.round_results)} rounds)" if state.is_truncated else ""
+    return (f"result: {who}{ended}; final scores (rank): "
+            + ", ".join(f"player_{p} {score} ({rank})" for p, (score, rank) in enumerate(zip(state.scores, state.ranks()))))
 
 
 PAGE = """<!DOCTYPE html>
@@ -84,12 +99,17 @@ pre { font-family: ui-monospace, monospace; font-size: 15px; line-height: 1.7; b
 .card.back { background: repeating-linear-gradient(45deg, #2b4e9b, #2b4e9b 3px, #3b63b8 3px, #3b63b8 6px);
              color: transparent; }
 #caption { opacity: .85; }
+#slider { flex: 1 1 16em; }
+#seats, #result { margin: .2em 0; }
 </style></head>
 <body>
 <h2>__TITLE__</h2>
+<p id="seats"></p>
+<p id="result"></p>
 <div id="controls">
  <button id="first" title="Home">&laquo; first</button><button id="back" title="Left arrow">&#x25C0; back</button>
  <button id="forward" title="Right arrow">forward &#x25B6;</button><button id="last" title="End">last &raquo;</button>
+ <input type="range" id="slider" min="0" value="0" aria-label="step">
  <label>view: <select id="viewer"></select></label>
  <span id="caption"></span>
 </div>
@@ -101,6 +121,10 @@ pre { font-family: ui-monospace, monospace; font-size: 15px; line-height: 1.7; b
 const data = JSON.parse(document.getElementById("data").textContent);
 let step = 0;
 const select = document.getElementById("viewer");
+const slider = document.getElementById("slider");
+slider.max = data.frames.length - 1;
+document.getElementById("seats").textContent = data.seats;
+document.getElementById("result").textContent = data.result;
 data.viewers.forEach((name, i) => { const o = document.createElement("option"); o.value = i; o.textContent = name;
                                     select.appendChild(o); });
 const SUITS = {S: "\\u2660", H: "\\u2665", D: "\\u2666", C: "\\u2663"};
@@ -122,6 +146,7 @@ function show() {
   document.getElementById("table").innerHTML = cards(data.pool[table]);
   document.getElementById("events").innerHTML = cards(data.pool[events] || "(nothing yet)");
   document.getElementById("caption").textContent = data.captions[step];
+  slider.value = step;
   document.body.dataset.step = step;
 }
 function go(to) { step = Math.max(0, Math.min(data.frames.length - 1, to)); show(); }
@@ -129,8 +154,11 @@ document.getElementById("first").onclick = () => go(0);
 document.getElementById("back").onclick = () => go(step - 1);
 document.getElementById("forward").onclick = () => go(step + 1);
 document.getElementById("last").onclick = () => go(data.frames.length - 1);
+slider.oninput = () => go(Number(slider.value));
 select.onchange = show;
 document.addEventListener("keydown", e => {
+  // The slider and the view selector move with these keys themselves.
+  if (e.target === slider || e.target === select) return;
   if (e.key === "ArrowRight") go(step + 1); else if (e.key === "ArrowLeft") go(step - 1);
   else if (e.key === "Home") go(0); else if (e.key === "End") go(data.frames.length - 1);
 });
