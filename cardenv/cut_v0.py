@@ -1,5 +1,5 @@
-"""``cardenv.cut_v0``: ``env()`` (wrapped) and ``raw_env()``, as in pettingzoo.classic."""
+"""``cardenv.cut_v0``: ``env()`` (wrapped), ``raw_env()`` and ``parallel_env()``, as in pettingzoo.classic."""
 
-from cardenv.envs.cut import env, raw_env
+from cardenv.envs.cut import env, parallel_env, raw_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]

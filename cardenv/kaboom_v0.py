@@ -1,5 +1,5 @@
-"""``cardenv.kaboom_v0``: ``env()`` (wrapped) and ``raw_env()``, as in pettingzoo.classic."""
+"""``cardenv.kaboom_v0``: ``env()`` (wrapped), ``raw_env()`` and ``parallel_env()``, as in pettingzoo.classic."""
 
-from cardenv.envs.kaboom import env, raw_env
+from cardenv.envs.kaboom import env, parallel_env, raw_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]

@@ -1,5 +1,5 @@
-"""``cardenv.onefifty_v0``: ``env()`` (wrapped) and ``raw_env()``, as in pettingzoo.classic."""
+"""``cardenv.onefifty_v0``: ``env()`` (wrapped), ``raw_env()`` and ``parallel_env()``, as in pettingzoo.classic."""
 
-from cardenv.envs.onefifty import env, raw_env
+from cardenv.envs.onefifty import env, parallel_env, raw_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]

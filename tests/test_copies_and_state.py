@@ -10,6 +10,7 @@ import pickle
 import cloudpickle
 import numpy as np
 import pytest
+from pettingzoo.test.state_test import state_test as pettingzoo_full_state_test
 from pettingzoo.test.state_test import test_state as pettingzoo_state_test
 from pettingzoo.test.state_test import test_state_space as pettingzoo_state_space_test
 
@@ -139,11 +140,11 @@ def test_rewind_and_branch_observes_the_restored_state(ruleset):
 @pytest.mark.filterwarnings("ignore:State numpy array is all zeros")
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_pettingzoo_state_test(ruleset):
-    """PettingZoo's state checks (the parallel half does not apply: turn-based games are
-    not parallelizable)."""
+    """PettingZoo's state checks, the parallel env's (parallel_env()) included."""
     env = getattr(cardenv, ruleset).env()
     pettingzoo_state_space_test(env)
     pettingzoo_state_test(env, num_cycles=300)
+    pettingzoo_full_state_test(getattr(cardenv, ruleset).env(), getattr(cardenv, ruleset).parallel_env())
     raw = getattr(cardenv, ruleset).raw_env(num_players=3)
     pettingzoo_state_space_test(raw)
 

@@ -2,9 +2,12 @@
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,3 +41,25 @@ def test_random_play_example_prints_a_finished_game():
     )
     assert "final scores:" in completed.stdout
     assert "game over" in completed.stdout
+
+
+README_SNIPPETS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+
+
+@pytest.mark.parametrize("snippet", README_SNIPPETS, ids=lambda snippet: snippet.splitlines()[-1][:40])
+def test_readme_python_snippets_run_in_a_fresh_interpreter(snippet, tmp_path):
+    """A new user's first lines: nothing imported beforehand (gymnasium.make of a cardenv id
+    needs cardenv imported first)."""
+    done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_a_module_qualified_id_needs_no_import_of_cardenv(tmp_path):
+    """The README's "cardenv:cardenv/..." form, for tools that take only an id."""
+    snippet = ("import gymnasium\n"
+               "env = gymnasium.make('cardenv:cardenv/cut-single-seat-v0')\n"
+               "env.reset(seed=0)\n")
+    done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -88,7 +91,7 @@ def test_there_is_a_single_seat_id_for_every_aec_env():
     ("seat", 4, ValueError),
     ("seat", 1.5, TypeError),
     ("seat", True, TypeError),
-    ("render_mode", "human", ValueError),
+    ("render_mode", 3, TypeError),
     ("illegal_reward", "x", TypeError),
     ("illegal_reward", float("nan"), ValueError),
     ("env_kwargs", [1], TypeError),
@@ -110,3 +113,57 @@ def test_an_action_that_is_not_an_id_is_refused_not_rounded(action):
     legal = int(np.flatnonzero(env.action_masks())[0])
     _, _, _, _, info = env.step(np.array(legal))  # a 0-d integer array, as some trainers pass
     assert "illegal_action" not in info
+
+
+def test_an_unsupported_render_mode_warns_and_turns_rendering_off():
+    """Gymnasium's convention (its make() warns and passes the mode on): the env starts
+    without rendering instead of refusing, and passes Gymnasium's render check."""
+    with pytest.warns(UserWarning, match=r"render_mode 'rgb_array' is not supported \(supported: None, 'ansi'\)"):
+        env = gymnasium.make("cardenv/onefifty-single-seat-v0", render_mode="rgb_array")
+    assert env.unwrapped.render_mode is None
+    env.reset(seed=0)
+    assert env.render() is None
+
+
+def test_rendering_through_gymnasium_make_does_not_warn():
+    """Gymnasium's render check warns when the metadata has no render_fps."""
+    env = gymnasium.make("cardenv/cut-single-seat-v0", render_mode="ansi")
+    env.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "player" in env.render()
+
+
+@pytest.mark.parametrize("env_id", sorted(cardenv.adapters.registration.SINGLE_SEAT_IDS))
+def test_stable_baselines3_make_vec_env_makes_every_single_seat_view(env_id):
+    """SB3's make_vec_env asks for render_mode="rgb_array" and retries only on a TypeError."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    with pytest.warns(UserWarning, match="render_mode 'rgb_array' is not supported"):
+        vec_env = make_vec_env(env_id, n_envs=2, seed=0, env_kwargs={"env_kwargs": {"num_players": 3}})
+    observations = vec_env.reset()
+    assert observations.shape == (2, *vec_env.observation_space.shape)
+    masks = vec_env.env_method("action_masks")
+    vec_env.step(np.array([int(np.flatnonzero(mask)[0]) for mask in masks]))
+    vec_env.close()
+
+
+def test_a_masked_sampler_runs_through_gymnasium_make_vec_across_autoresets():
+    """make_vec's default next-step autoreset takes one action after an episode's last
+    step and discards it: the mask offered for it must allow something."""
+    envs = gymnasium.make_vec("cardenv/onefifty-single-seat-v0", num_envs=2,
+                              env_kwargs={"num_players": 3, "single_round": True})
+    assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    episodes_ended = np.zeros(2, dtype=int)
+    autoreset = np.zeros(2, dtype=bool)
+    while episodes_ended.min() < 2:
+        masks = envs.call("action_masks")
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        _, _, terminated, truncated, infos = envs.step(actions)
+        stepped = ~autoreset  # on an autoreset step the env was reset, not stepped
+        assert "illegal_action" not in infos or not infos["_illegal_action"][stepped].any()
+        autoreset = terminated | truncated
+        episodes_ended += autoreset
+    envs.close()

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from cardenv.core import validation
@@ -52,6 +53,8 @@ class CardGameEnv(AECEnv):
     RuntimeError.
     """
 
+    # Not parallelizable: one agent acts at a time, so PettingZoo's aec_to_parallel (every
+    # agent's action in one step) does not apply; parallel_env() is the turn-based conversion.
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
     config_class: type
     state_class: type[CardGameState]
@@ -386,3 +389,50 @@ def make_env_constructor(raw_class: type[CardGameEnv]) -> Callable[..., AECEnv]:
 
     env.__doc__ = f"{raw_class.metadata['name']} with PettingZoo's classic wrappers.\n\n{raw_class.__doc__}"
     return env
+
+
+class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
+    """PettingZoo's turn-based conversion of ``env()`` to the parallel API. One agent acts
+    per step: ``step`` uses the action of the agent to act (named by every
+    ``infos[agent]["active_agent"]``, and the only one whose ``action_mask`` allows
+    anything) and ignores the others'; every agent still in the game gets its observation
+    and its reward of that step, and agents that are done leave ``agents`` after the step
+    that ended them. Not PettingZoo's ``aec_to_parallel``: that one takes every agent's
+    action in one step, which a turn-based game cannot do (hence
+    ``metadata["is_parallelizable"]`` is False).
+
+    ``reset`` and ``step`` are PettingZoo's with two changes: ``active_agent`` is in the
+    infos after ``reset`` too, and it is written into copies of the AEC env's infos (not
+    into the AEC env's own dicts, where it would go stale)."""
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        observations, infos = super().reset(seed=seed, options=options)
+        return observations, self._infos_naming_the_active_agent(infos)
+
+    def step(self, actions: dict):
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        aec = self.aec_env
+        aec.step(actions[aec.agent_selection])
+        observations = {agent: aec.observe(agent) for agent in aec.agents}
+        rewards, terminations, truncations = dict(aec.rewards), dict(aec.terminations), dict(aec.truncations)
+        infos = {agent: dict(info) for agent, info in aec.infos.items()}  # the dead steps delete entries
+        while aec.agents and (aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]):
+            aec.step(None)  # PettingZoo's dead step: a done agent leaves ``agents``
+        self.agents = aec.agents.copy()
+        return observations, rewards, terminations, truncations, self._infos_naming_the_active_agent(infos)
+
+    def _infos_naming_the_active_agent(self, infos: dict) -> dict:
+        if not self.aec_env.agents:
+            return infos
+        active = self.aec_env.agent_selection
+        return {agent: {**info, "active_agent": active} for agent, info in infos.items()}
+
+
+def make_parallel_env_constructor(raw_class: type[CardGameEnv]) -> Callable[..., ParallelEnv]:
+    def parallel_env(**kwargs: Any) -> ParallelEnv:
+        return TurnBasedParallelEnv(wrap(raw_class(**kwargs)))
+
+    parallel_env.__doc__ = (f"{raw_class.metadata['name']} with the parallel API (one agent acts per step; "
+                            f"see TurnBasedParallelEnv).\n\n{raw_class.__doc__}")
+    return parallel_env

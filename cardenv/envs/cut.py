@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardenv.envs.base import CardGameEnv, make_env_constructor
+from cardenv.envs.base import CardGameEnv, make_env_constructor, make_parallel_env_constructor
 from cardenv.games.cut import CutConfig, CutObserver, CutState
 
 
@@ -25,3 +25,4 @@ class raw_env(CardGameEnv):
 
 
 env = make_env_constructor(raw_env)
+parallel_env = make_parallel_env_constructor(raw_env)

@@ -10,7 +10,8 @@ always pairs the learner's observation with the learner's reward.)
 
 The learner's seat rotates per episode (episode ``e`` after a seeded reset uses seat
 ``e mod n``) unless ``seat`` is fixed. ``action_masks()`` serves sb3-contrib's
-MaskablePPO. An action outside the mask ends the episode (terminated) with
+MaskablePPO; once the episode is over it allows every action, for the one action a
+Gymnasium vector env asks for and discards before its next-step autoreset. An action outside the mask ends the episode (terminated) with
 ``illegal_reward`` for the learner and ``info["illegal_action"]`` set — PettingZoo's
 classic convention, and what lets unmasked code (gymnasium's ``check_env``) run.
 
@@ -20,6 +21,7 @@ with the one-hot of the action that agent would take (:mod:`cardenv.agents.guide
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 
 import gymnasium as gym
@@ -33,7 +35,7 @@ from cardenv.core import validation
 
 
 class SingleSeatEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -57,7 +59,7 @@ class SingleSeatEnv(gym.Env):
             raise ValueError(f"{ruleset} with {n} players needs {n - 1} opponent specs, got {len(specs)}")
         self.opponent_specs = specs
         self.fixed_seat = validation.optional_integer("seat", seat, 0, n - 1)
-        self.render_mode = validation.choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        self.render_mode = self._supported_render_mode(render_mode)
         self.illegal_reward = validation.real("illegal_reward", illegal_reward)
         self._ended_by_illegal_action = False
         placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
@@ -120,10 +122,14 @@ class SingleSeatEnv(gym.Env):
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
+        """The learner's legal actions; every action once the episode is over. Gymnasium's
+        vector envs (their default next-step autoreset) take one more action after the
+        episode's last step and discard it while they reset: an all-False mask there would
+        leave a masked sampler nothing to choose from."""
         state = self.env.game
         if (state.is_terminal or self._ended_by_illegal_action or state.current_player != self.learner_seat
                 or state.eliminated[self.learner_seat]):
-            return np.zeros(self.action_space.n, dtype=bool)
+            return np.ones(self.action_space.n, dtype=bool)
         return state.legal_action_mask().astype(bool)
 
     def render(self):
@@ -132,6 +138,20 @@ class SingleSeatEnv(gym.Env):
         return None
 
     # --- helpers --------------------------------------------------------------------------
+    def _supported_render_mode(self, render_mode: object) -> str | None:
+        """Gymnasium's convention for a render mode the env lacks: ``gymnasium.make`` passes
+        it on with a warning, and tools ask for one unprompted (stable-baselines3's
+        ``make_vec_env`` asks for ``"rgb_array"``), so the env warns and does not render
+        instead of refusing to start. A render_mode that is not a string is still an error."""
+        supported = (None, *self.metadata["render_modes"])
+        try:
+            return validation.choice("render_mode", render_mode, supported)
+        except ValueError:
+            listed = ", ".join(repr(mode) for mode in supported)
+            warnings.warn(f"render_mode {render_mode!r} is not supported (supported: {listed}); "
+                          "the env runs without rendering", stacklevel=3)
+            return None
+
     def _play_others(self) -> float:
         """Let the other seats act until the learner is to act, has left the game or the
         game is over; return the learner's rewards from those steps. Agents of seats that
