@@ -2,7 +2,7 @@
 that makes itself the new one (the same module object, so classes and ``isinstance``
 agree whichever path imported them).
 
-Moved in 0.2: ``cardenv.play``, ``cardenv.records``, ``cardenv.replay_html`` to
+Moved after 0.1.0: ``cardenv.play``, ``cardenv.records``, ``cardenv.replay_html`` to
 :mod:`cardenv.human`; ``cardenv.rllib`` and ``cardenv.registry`` to
 :mod:`cardenv.adapters`; ``cardenv.testing_oracles`` to :mod:`cardenv.testing.oracles`.
 """

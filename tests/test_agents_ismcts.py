@@ -206,3 +206,23 @@ def test_a_foregone_conclusion_is_the_move_the_full_search_makes(ruleset, simula
                 searched += 1
         env.step(players[seat].act(observation, state, seat))
     assert foregone == 12 and searched > 0
+
+
+# --- the prior comes from whoever builds the search -----------------------------------------
+def test_the_prior_is_built_by_the_agent_factory_given():
+    info = ruleset_info("onefifty_v0")
+    built = []
+
+    def recording_factory(spec, info, rng):
+        built.append(spec)
+        return make_agent(spec, info, rng)
+
+    agent = ISMCTSAgent(info, np.random.default_rng(0), simulations=2, agent_factory=recording_factory)
+    assert built == ["heuristic", "heuristic"]  # the root's prior and the nodes' prior
+    assert agent.root_prior is not agent.node_prior
+
+
+def test_a_prior_other_than_the_heuristic_needs_an_agent_factory():
+    with pytest.raises(ValueError, match="the ismcts prior 'ppo:pretrained' needs an agent_factory") as caught:
+        ISMCTSAgent(ruleset_info("onefifty_v0"), np.random.default_rng(0), prior="ppo:pretrained")
+    assert "\n" not in str(caught.value)

@@ -188,6 +188,25 @@ def test_an_untrained_guided_policy_plays_exactly_as_its_guide(ruleset, tmp_path
     assert games(f"ppo:{tmp_path / 'unguided.zip'}") != games("heuristic")
 
 
+def test_a_guided_policys_guide_is_built_by_the_agent_factory_given():
+    from cardenv.agents.ppo import PPOAgent
+    from cardenv.agents.pretrained import pretrained_model_path
+
+    info = ruleset_info("onefifty_v0")
+    model = pretrained_model_path("onefifty_v0")  # trained with the heuristic as its guide
+    built = []
+
+    def recording_factory(spec, info, rng):
+        built.append(make_agent(spec, info, rng))
+        return built[-1]
+
+    agent = PPOAgent(info, np.random.default_rng(0), model, agent_factory=recording_factory)
+    assert agent.guide.spec == "heuristic" and [agent.guide.agent] == built
+    with pytest.raises(ValueError, match="was trained with the guide 'heuristic': it needs an agent_factory") as caught:
+        PPOAgent(info, np.random.default_rng(0), model)
+    assert "\n" not in str(caught.value)
+
+
 def test_the_guided_observation_ends_with_the_guides_choice():
     from cardenv.train.single_seat import SingleSeatEnv
 
@@ -219,7 +238,7 @@ def test_a_guided_run_records_its_guide_and_its_snapshots_play_guided(tmp_path):
     info = ruleset_info("onefifty_v0", single_round=True, max_turns_per_round=60)
     agent = make_agent(f"ppo:{model}", info, np.random.default_rng(0))
     assert agent.guide is not None and agent.guide.spec == "heuristic"
-    pool = PolicyPoolAgent(info, np.random.default_rng(1))
+    pool = PolicyPoolAgent(info, np.random.default_rng(1), agent_factory=make_agent)
     for snapshot in sorted((tmp_path / "run" / "snapshots").glob("snapshot_*.zip")):
         pool.add_snapshot(str(snapshot))
     others = [make_agent("heuristic", info, np.random.default_rng(s)) for s in (2, 3)]

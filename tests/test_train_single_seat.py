@@ -32,6 +32,20 @@ def test_seat_rotates_per_episode_and_masks_are_the_learners():
     assert seats == [0, 1, 2, 3]
 
 
+def test_the_guide_is_built_by_the_views_agent_factory():
+    from cardenv.agents import make_agent
+
+    built = []
+
+    def recording_factory(spec, info, rng):
+        built.append(spec)
+        return make_agent(spec, info, rng)
+
+    env = SingleSeatEnv("onefifty_v0", "random_no_call", agent_factory=recording_factory, guide="heuristic")
+    assert built == ["random_no_call"] * 3 + ["heuristic"]
+    assert env.guide.agent.name == "heuristic"
+
+
 def test_illegal_action_ends_the_episode_with_a_penalty():
     env = SingleSeatEnv("onefifty_v0", "random_no_call")
     env.reset(seed=1)

@@ -44,7 +44,7 @@ def make_env(ruleset: str, env_kwargs: dict | None = None) -> PettingZooEnv:
     """The ruleset's wrapped AEC env as an RLlib multi-agent env."""
     import importlib
 
-    from cardenv.agents.registry import check_ruleset
+    from cardenv.agents.rulesets import check_ruleset
 
     module = importlib.import_module(f"cardenv.{check_ruleset(ruleset)}")
     return PettingZooEnv(module.env(**(env_kwargs or {})))
@@ -127,7 +127,7 @@ def ppo_config(ruleset: str, env_kwargs: dict | None = None, policies: str = "sh
     """A PPO config for ``ruleset``: masked modules, ``policies`` = ``"shared"`` (one
     module for every seat) or ``"per_seat"`` (``player_0`` … ``player_{n-1}``). Change
     resources and training settings on the returned config as usual."""
-    from cardenv.agents.registry import ruleset_info
+    from cardenv.agents.rulesets import ruleset_info
 
     if policies not in POLICY_MODES:
         raise ValueError(f"policies must be one of {', '.join(POLICY_MODES)}, got {policies!r}")

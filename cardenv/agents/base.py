@@ -14,6 +14,7 @@ read a hidden card identity from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,6 +92,13 @@ class Agent:
 
     def close(self) -> None:
         """Release resources (worker processes, models)."""
+
+
+AgentFactory = Callable[[str, RulesetInfo, np.random.Generator], Agent]
+"""Builds the agent of a spec (``"heuristic"``, ``"ppo:pretrained"``) for a ruleset, with
+a generator: :func:`cardenv.agents.registry.make_agent`, or a runner's own that knows
+more names. An agent made of other agents (a search's prior, a policy's guide) is given
+one by whoever builds it."""
 
 
 def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> int:

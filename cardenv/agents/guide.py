@@ -17,13 +17,15 @@ from cardenv.agents.base import Agent, RulesetInfo
 
 
 class Guide:
-    """Builds the guided observation for one seat; ``reset`` before every game."""
+    """Builds the guided observation for one seat; ``reset`` before every game.
 
-    def __init__(self, spec: str, info: RulesetInfo, rng: np.random.Generator):
-        from cardenv.agents.registry import make_agent
+    ``agent`` is the guide, built from ``spec`` by whoever builds the guided policy or
+    view (with :func:`cardenv.agents.registry.make_agent` or their own agent factory)."""
 
+    def __init__(self, spec: str, agent: Agent):
         self.spec = spec
-        self.agent: Agent = make_agent(spec, info, rng)
+        self.agent = agent
+        info = agent.info
         self.base_size = info.layout.size
         self.num_actions = len(info.action_table)
         self.size = guided_size(info, spec)  # length of a guided observation

@@ -42,8 +42,8 @@ import math
 
 import numpy as np
 
-from cardenv.agents.base import Agent, RulesetInfo
-from cardenv.agents.registry import heuristic_class, make_agent
+from cardenv.agents.base import Agent, AgentFactory, RulesetInfo
+from cardenv.agents.rulesets import heuristic_class
 from cardenv.games.base import CardGameState
 
 # The prior agent's share of the PUCT prior. A policy prior gets more: on onefifty_v0 at 10
@@ -83,12 +83,19 @@ class _InfoSetNode:
         self.children: dict[tuple[int, bytes], _InfoSetNode] = {}
 
 
+def _make_heuristic(spec: str, info: RulesetInfo, rng: np.random.Generator) -> Agent:
+    """The agent factory of a search whose builder gave none: its one prior is the heuristic."""
+    return heuristic_class(info.name)(info, rng)
+
+
 class ISMCTSAgent(Agent):
     name = "ismcts"
     default_simulations = 100
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, simulations: int = default_simulations,
-                 exploration: float = 1.0, prior_weight: float | None = None, prior: str = "heuristic"):
+                 exploration: float = 1.0, prior_weight: float | None = None, prior: str = "heuristic",
+                 agent_factory: AgentFactory | None = None):
+        """``prior`` is an agent spec; ``agent_factory`` builds it (the heuristic needs none)."""
         super().__init__(info, rng)
         if simulations < 1:
             raise ValueError("ismcts needs at least one simulation per move")
@@ -97,14 +104,19 @@ class ISMCTSAgent(Agent):
                              f"(exclusive), got {prior_weight!r}")
         self.simulations = simulations
         self.exploration = exploration
+        if agent_factory is None:
+            if prior != "heuristic":
+                raise ValueError(f"the ismcts prior {prior!r} needs an agent_factory to build it "
+                                 f"(cardenv.agents.make_agent builds every agent spec)")
+            agent_factory = _make_heuristic
         self.prior_spec = prior
         self.observer = info.observer_class(info.config)
         self._buffer = self.observer.new_buffer()
         # The root prior sees the real observations of the whole game (its memory matters
         # under memory="none"); the node prior judges the searcher's later decisions of the
         # turn inside determinized worlds, from the searcher's own observation there.
-        self.root_prior = make_agent(prior, info, rng)
-        self.node_prior = make_agent(prior, info, rng)
+        self.root_prior = agent_factory(prior, info, rng)
+        self.node_prior = agent_factory(prior, info, rng)
         # A policy (ppo) gives probabilities; the heuristic only a move.
         self.policy_prior = hasattr(self.root_prior, "probabilities")
         if prior_weight is None:
@@ -115,7 +127,7 @@ class ISMCTSAgent(Agent):
         # A policy prior also plays the searcher's own seat in the rollouts: an action is then
         # judged by playing it and going on as the policy would (a policy-improvement step),
         # not as the heuristic would.
-        self.rollout_self = make_agent(prior, info, rng) if self.policy_prior else None
+        self.rollout_self = agent_factory(prior, info, rng) if self.policy_prior else None
 
     def reset(self) -> None:
         super().reset()

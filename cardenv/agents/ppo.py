@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from cardenv.agents.base import Agent, RulesetInfo, uniform_choice
+from cardenv.agents.base import Agent, AgentFactory, RulesetInfo, uniform_choice
 from cardenv.agents.guide import Guide, guided_size
 
 METADATA_NAME = "cardenv.json"
@@ -120,18 +120,23 @@ class PPOAgent(Agent):
     name = "ppo"
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, model, deterministic: bool = True,
-                 guide: str | None = None):
+                 guide: str | None = None, agent_factory: AgentFactory | None = None):
         """``model``: a file (its recorded guide is used) or a loaded model (``guide`` says
-        which agent guided it, if one did). The agent copies the policy's weights when it
-        is made: an agent of a model that goes on training plays the weights of then."""
+        which agent guided it, if one did); ``agent_factory`` builds a guided model's guide.
+        The agent copies the policy's weights when it is made: an agent of a model that
+        goes on training plays the weights of then."""
         super().__init__(info, rng)
         if isinstance(model, str):
             guide = (model_metadata(model) or {}).get("guide")
+        where = model if isinstance(model, str) else "the model"
+        if guide and agent_factory is None:
+            raise ValueError(f"{where} was trained with the guide {guide!r}: it needs an agent_factory to build "
+                             f"the guide (cardenv.agents.make_agent builds every agent spec)")
         self.model = load_model(model) if isinstance(model, str) else model
-        _check_model_fits(self.model, info, model if isinstance(model, str) else "the model", guide)
+        _check_model_fits(self.model, info, where, guide)
         self.deterministic = deterministic
         # The guide shares this agent's generator, so reseeding the agent reseeds it.
-        self.guide = Guide(guide, info, rng) if guide else None
+        self.guide = Guide(guide, agent_factory(guide, info, rng)) if guide else None
         self.actor = NumpyActor.from_model(self.model)
 
     def reset(self) -> None:
@@ -156,13 +161,16 @@ class PPOAgent(Agent):
 
 class PolicyPoolAgent(Agent):
     """Plays a snapshot drawn uniformly from the newest ``pool_size`` snapshots, one
-    draw per game; uniform random until the first snapshot arrives."""
+    draw per game; uniform random until the first snapshot arrives. ``agent_factory``
+    builds the guides of guided snapshots."""
 
     name = "selfplay"
 
-    def __init__(self, info: RulesetInfo, rng: np.random.Generator, pool_size: int = 5):
+    def __init__(self, info: RulesetInfo, rng: np.random.Generator, pool_size: int = 5,
+                 agent_factory: AgentFactory | None = None):
         super().__init__(info, rng)
         self.pool_size = pool_size
+        self.agent_factory = agent_factory
         self.snapshots: list[str] = []
         self._models: OrderedDict[str, PPOAgent] = OrderedDict()
         self._current = None
@@ -178,7 +186,8 @@ class PolicyPoolAgent(Agent):
         if self.snapshots:
             path = self.snapshots[int(self.rng.integers(len(self.snapshots)))]
             if path not in self._models:
-                self._models[path] = PPOAgent(self.info, self.rng, path, deterministic=False)
+                self._models[path] = PPOAgent(self.info, self.rng, path, deterministic=False,
+                                              agent_factory=self.agent_factory)
             self._current = self._models[path]
             self._current.reset()
 

@@ -1,9 +1,11 @@
-"""Which agents exist, per ruleset.
+"""Which agents exist, and building one from its spec (:func:`make_agent`).
 
-Adding a ruleset takes one heuristic file (``cardenv/agents/heuristics/<game>.py``) and
-one line in :data:`HEURISTICS`. Every other agent is generic: ``random`` and
-``random_no_call`` use the action table, ``ismcts`` the rules engine with the ruleset's
-heuristic for rollouts, ``ppo`` a saved model.
+Every agent but the heuristic is generic: ``random`` and ``random_no_call`` use the
+action table, ``ismcts`` the rules engine with the ruleset's heuristic for rollouts,
+``ppo`` a saved model. The rulesets and their heuristics are in
+:mod:`cardenv.agents.rulesets` (also importable from here). Agents made of other agents
+(a search's prior, a guided policy's guide) get :func:`make_agent` from this module's
+factories: no agent module imports this one.
 
 Agent specs are strings ``name`` or ``name:argument`` — ``ismcts:200`` (simulations per
 move; ``ismcts:30@ppo:pretrained`` searches with the shipped policy as its prior),
@@ -14,78 +16,22 @@ shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOI
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo
 from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path
-
-# ruleset -> "module:HeuristicClass" (imported on first use).
-HEURISTICS: dict[str, str] = {
-    "onefifty_v0": "cardenv.agents.heuristics.onefifty:OneFiftyHeuristic",
-    "cut_v0": "cardenv.agents.heuristics.cut:CutHeuristic",
-    "kaboom_v0": "cardenv.agents.heuristics.kaboom:KaboomHeuristic",
-    "carte_v0": "cardenv.agents.heuristics.carte:CarteHeuristic",
-}
-
-
-def _import(path: str):
-    module, _, attr = path.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
-
-def rulesets() -> list[str]:
-    return list(HEURISTICS)
-
-
-def check_ruleset(ruleset: str) -> str:
-    """``ruleset`` if it is one; otherwise a one-line ValueError listing the rulesets."""
-    if ruleset not in HEURISTICS:
-        raise ValueError(f"unknown ruleset {ruleset!r}; rulesets are {', '.join(sorted(HEURISTICS))}")
-    return ruleset
-
-
-def heuristic_class(ruleset: str) -> type[Agent]:
-    return _import(HEURISTICS[check_ruleset(ruleset)])
-
-
-def raw_env_class(ruleset: str) -> type:
-    """``cardenv.<ruleset>.raw_env`` (e.g. ``cardenv.onefifty_v0.raw_env``)."""
-    return importlib.import_module(f"cardenv.{check_ruleset(ruleset)}").raw_env
-
-
-def make_raw_env(ruleset: str, **env_kwargs):
-    return raw_env_class(ruleset)(**env_kwargs)
-
-
-def _freeze(env_kwargs: dict) -> tuple:
-    return tuple(sorted(env_kwargs.items()))
-
-
-@lru_cache(maxsize=32)
-def _ruleset_info(ruleset: str, frozen_kwargs: tuple) -> RulesetInfo:
-    env_kwargs = dict(frozen_kwargs)
-    env = make_raw_env(ruleset, **env_kwargs)
-    return RulesetInfo(
-        name=ruleset,
-        env_kwargs=env_kwargs,
-        action_table=env.action_table,
-        layout=env.layout,
-        num_players=env.config.num_players,
-        call_kinds=tuple(heuristic_class(ruleset).call_kinds),
-        config=env.config,
-        state_class=env.state_class,
-        observer_class=env.observer_class,
-    )
-
-
-def ruleset_info(ruleset: str, **env_kwargs) -> RulesetInfo:
-    """The action table, observation layout and config of ``ruleset`` with these env options."""
-    return _ruleset_info(ruleset, _freeze(env_kwargs))
+from cardenv.agents.rulesets import (  # noqa: F401  (importable from here, as before they moved)
+    HEURISTICS,
+    check_ruleset,
+    heuristic_class,
+    make_raw_env,
+    raw_env_class,
+    ruleset_info,
+    rulesets,
+)
 
 
 def _make_random(info, rng, argument):
@@ -109,7 +55,7 @@ def _make_ismcts(info, rng, argument):
 
     simulations, _, prior = (argument or "").partition(PRIOR_SEPARATOR)
     return ISMCTSAgent(info, rng, simulations=int(simulations) if simulations else ISMCTSAgent.default_simulations,
-                       prior=prior or "heuristic")
+                       prior=prior or "heuristic", agent_factory=make_agent)
 
 
 def _make_ppo(info, rng, argument):
@@ -117,7 +63,7 @@ def _make_ppo(info, rng, argument):
 
     if argument == PRETRAINED:
         argument = pretrained_model_path(info.name)
-    return PPOAgent(info, rng, argument)  # the model file, checked by parse_spec
+    return PPOAgent(info, rng, argument, agent_factory=make_agent)  # the model file, checked by parse_spec
 
 
 def _make_rllib(info, rng, argument):

@@ -1,7 +1,9 @@
 """Tournament games as Ray tasks (the ``ray`` extra), on this machine or a cluster.
 
-Each task plays a chunk of consecutive games on a :class:`TournamentTable` of its own.
-A game depends only on the tournament's seed and its index (see tournament.py), so the
+Each task plays a chunk of consecutive games on a table of its own, which the tournament
+says how to build (a :class:`~cardenv.eval.tournament.TournamentTable` and its
+arguments), so that this module, which the tournament imports, does not import it. A
+game depends only on the tournament's seed and its index (see tournament.py), so the
 games, and the results, are exactly those of one process whatever the number of
 workers, the chunking or the order in which chunks finish. Results are yielded in game
 order as soon as they are contiguous, so progress and records stream.
@@ -9,7 +11,7 @@ order as soon as they are contiguous, so progress and records stream.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # Chunks per CPU of the cluster: enough to balance, few enough that the cost of a task
 # (scheduling, building the agents) stays small against its games.
@@ -29,24 +31,24 @@ def connect(address: str):
     return ray
 
 
-def _play_chunk(table_args: tuple, first: int, stop: int) -> list:
-    from cardenv.eval.tournament import TournamentTable
-
-    table = TournamentTable(*table_args)
+def _play_chunk(make_table: Callable, table_args: tuple, first: int, stop: int) -> list:
+    table = make_table(*table_args)
     try:
         return [table.play(g) for g in range(first, stop)]
     finally:
         table.close()
 
 
-def play_with_ray(table_args: tuple, games: int, address: str) -> Iterator[tuple]:
-    """``(outcome, record)`` of games ``0 … games-1``, in order, played as Ray tasks."""
+def play_with_ray(make_table: Callable, table_args: tuple, games: int, address: str) -> Iterator[tuple]:
+    """``(outcome, record)`` of games ``0 … games-1``, in order, played as Ray tasks, each
+    on a ``make_table(*table_args)`` (with ``play(game_index)`` and ``close()``)."""
     ray = connect(address)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     chunk = max(1, -(-games // (cpus * CHUNKS_PER_CPU)))
     play = ray.remote(num_cpus=1)(_play_chunk)
     args_ref = ray.put(table_args)
-    pending = {play.remote(args_ref, first, min(first + chunk, games)): first for first in range(0, games, chunk)}
+    pending = {play.remote(make_table, args_ref, first, min(first + chunk, games)): first
+               for first in range(0, games, chunk)}
     finished: dict[int, list] = {}
     next_first = 0
     try:

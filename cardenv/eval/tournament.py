@@ -227,7 +227,7 @@ def run_tournament(
         if ray_address is not None:
             from cardenv.eval.distributed import play_with_ray
 
-            results = play_with_ray(table_args, games, ray_address)
+            results = play_with_ray(TournamentTable, table_args, games, ray_address)
         elif workers == 1:
             table = TournamentTable(*table_args)
             results = map(table.play, range(games))

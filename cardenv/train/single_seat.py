@@ -15,8 +15,9 @@ Gymnasium vector env asks for and discards before its next-step autoreset. An ac
 ``illegal_reward`` for the learner and ``info["illegal_action"]`` set — PettingZoo's
 classic convention, and what lets unmasked code (gymnasium's ``check_env``) run.
 
-With ``guide`` (an agent spec such as ``"heuristic"``) the learner's observation ends
-with the one-hot of the action that agent would take (:mod:`cardenv.agents.guide`).
+With ``guide`` (an agent spec such as ``"heuristic"``, built by ``agent_factory`` like the
+opponents) the learner's observation ends with the one-hot of the action that agent
+would take (:mod:`cardenv.agents.guide`).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ class SingleSeatEnv(gym.Env):
         self._ended_by_illegal_action = False
         placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
         self.opponents = [agent_factory(spec, self.info, placeholder) for spec in specs]
-        self.guide = Guide(guide, self.info, np.random.default_rng(0)) if guide else None
+        self.guide = Guide(guide, agent_factory(guide, self.info, np.random.default_rng(0))) if guide else None
         low, high = self.info.layout.low(), self.info.layout.high()
         if self.guide is not None:
             low, high = self.guide.low_high(low, high)

@@ -38,7 +38,7 @@ def _opponent_factory(pool_size: int, spec, info, rng):
     if spec == SELFPLAY:
         from cardenv.agents.ppo import PolicyPoolAgent
 
-        return PolicyPoolAgent(info, rng, pool_size=pool_size)
+        return PolicyPoolAgent(info, rng, pool_size=pool_size, agent_factory=make_agent)
     return make_agent(spec, info, rng)
 
 
@@ -110,7 +110,7 @@ def train(config: TrainConfig) -> dict:
 
     def learner_factory(spec, info, rng):
         if spec == LEARNER:
-            return PPOAgent(info, rng, model, guide=guide)
+            return PPOAgent(info, rng, model, guide=guide, agent_factory=make_agent)
         return make_agent(spec, info, rng)
 
     eval_history: list[dict] = read_eval_history(out / "eval_history.csv") if resume_from else []

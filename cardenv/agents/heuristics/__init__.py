@@ -1,1 +1,1 @@
-"""Rule-based agents, one file per ruleset (registered in cardenv.agents.registry)."""
+"""Rule-based agents, one file per ruleset (registered in cardenv.agents.rulesets)."""
