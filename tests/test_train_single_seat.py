@@ -181,3 +181,12 @@ def test_a_masked_sampler_runs_through_gymnasium_make_vec_across_autoresets():
         autoreset = terminated | truncated
         episodes_ended += autoreset
     envs.close()
+
+
+@pytest.mark.parametrize("env_kwargs, message", [
+    ({"env_kwargs": {"num_players": 3}}, "unknown option 'env_kwargs'"),
+    ({"num_players": [3]}, "num_players must be an integer"),
+])
+def test_an_unhashable_env_option_gets_the_envs_own_message(env_kwargs, message):
+    with pytest.raises(TypeError, match=message):
+        SingleSeatEnv("cut_v0", env_kwargs=env_kwargs)

@@ -75,4 +75,10 @@ def _ruleset_info(ruleset: str, frozen_kwargs: tuple) -> RulesetInfo:
 
 def ruleset_info(ruleset: str, **env_kwargs) -> RulesetInfo:
     """The action table, observation layout and config of ``ruleset`` with these env options."""
-    return _ruleset_info(ruleset, _freeze(env_kwargs))
+    frozen = _freeze(env_kwargs)
+    try:
+        hash(frozen)
+    except TypeError:  # an unhashable value is no valid option: let the env's validation name it
+        make_raw_env(ruleset, **env_kwargs)
+        raise
+    return _ruleset_info(ruleset, frozen)
