@@ -30,6 +30,16 @@ def test_worked_example_in_onefifty_docs_holds():
     assert result.caller == 1
 
 
+def test_readme_test_command_is_what_ci_runs_on_the_main_install():
+    """The README's test command is .ci/run's, verbatim, and installs the main install's
+    versions: the rllib extra (whose Ray pins an older gymnasium) has a CI step of its own."""
+    readme_commands = [line for line in (ROOT / "README.md").read_text().splitlines()
+                       if line.startswith("python3 -m venv") and "pytest" in line]
+    assert len(readme_commands) == 1, readme_commands
+    assert readme_commands[0] in (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "pip install -e '.[train,test]' &&" in readme_commands[0]
+
+
 def test_random_play_example_prints_a_finished_game():
     completed = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "play_random.py"), "--seed", "3", "--every", "1000"],
