@@ -4,8 +4,9 @@ information, as PettingZoo AEC environments.
     import cardenv
     env = cardenv.onefifty_v0.env()
 
-Importing cardenv also registers every environment with PettingZoo's registry, so
-``pettingzoo.make("aec", "cardenv/onefifty-v0")`` works after ``import cardenv``.
+Importing cardenv also registers every environment with PettingZoo's registry (PettingZoo
+1.27 and later; older releases have none), so ``pettingzoo.make("aec", "cardenv/onefifty-v0")``
+works after ``import cardenv``.
 """
 
 from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0

@@ -14,13 +14,20 @@ sampling across env runners is not bit-for-bit reproducible.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
-import ray
+try:
+    import ray
+
+    from cardenv.adapters.rllib import ppo_config, write_metadata
+except ModuleNotFoundError as error:
+    print(f"{Path(__file__).name} needs the 'rllib' extra, which is not installed ({error}): "
+          f"pip install 'cardenv[rllib]'", file=sys.stderr)
+    raise SystemExit(2) from None
 
 from cardenv.cli import main as cardenv_main
-from cardenv.adapters.rllib import ppo_config, write_metadata
 
 
 def train(ruleset: str, env_kwargs: dict, iterations: int, out: Path, per_seat: bool, batch: int, runners: int,

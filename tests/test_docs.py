@@ -33,6 +33,32 @@ def test_worked_example_in_onefifty_docs_holds():
     assert result.caller == 1
 
 
+def test_rllib_example_without_ray_names_the_extra():
+    """Run where Ray is missing (blocked here, so the check does not depend on this venv):
+    one line naming the extra, exit status 2, no traceback."""
+    example = str(ROOT / "examples" / "rllib_selfplay.py")
+    without_ray = ("import runpy, sys\n"
+                   "sys.modules['ray'] = None  # import ray now fails as where Ray is not installed\n"
+                   f"sys.argv = [{example!r}]\n"
+                   f"runpy.run_path({example!r}, run_name='__main__')\n")
+    completed = subprocess.run([sys.executable, "-c", without_ray], capture_output=True, text=True, cwd=ROOT,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert completed.returncode == 2
+    assert completed.stdout == ""
+    assert completed.stderr.count("\n") == 1, completed.stderr
+    assert "needs the 'rllib' extra" in completed.stderr and "pip install 'cardenv[rllib]'" in completed.stderr
+
+
+def test_readme_test_command_is_what_ci_runs_on_the_main_install():
+    """The README's test command is .ci/run's, verbatim, and installs the main install's
+    versions: the rllib extra (whose Ray pins an older gymnasium) has a CI step of its own."""
+    readme_commands = [line for line in (ROOT / "README.md").read_text().splitlines()
+                       if line.startswith("python3 -m venv") and "pytest" in line]
+    assert len(readme_commands) == 1, readme_commands
+    assert readme_commands[0] in (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "pip install -e '.[train,test]' &&" in readme_commands[0]
+
+
 def test_random_play_example_prints_a_finished_game():
     completed = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "play_random.py"), "--seed", "3", "--every", "1000"],

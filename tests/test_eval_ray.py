@@ -5,14 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-import ray
 
 from cardenv.cli import main
 from cardenv.eval import run_tournament
 
+# Ray is imported by the fixture: a run without it collects this module and deselects it
+# (pyproject's addopts); CI runs it in the venv that has Ray (pytest -m ray).
+pytestmark = pytest.mark.ray
+
 
 @pytest.fixture(scope="module")
 def local_cluster():
+    import ray
+
     # The test starts its cluster (two CPUs, as on CI) and stops it.
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield

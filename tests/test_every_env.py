@@ -45,6 +45,7 @@ def test_global_rng_does_not_matter(ruleset):
     assert _trace(ruleset, 8) != first  # the seed itself does matter
 
 
+@pytest.mark.pettingzoo_make
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_registered_with_pettingzoo_make(ruleset):
     env_id = "cardenv/" + ruleset.replace("_v", "-v")
@@ -92,3 +93,37 @@ def test_the_round_end_shows_each_players_cards_in_their_own_group(ruleset):
     assert len(groups) == 3, line
     for p, (group, hand) in enumerate(zip(groups, hands)):
         assert group.startswith(f"player_{p} {' '.join(hand) if hand else 'no cards'} ("), (group, hand)
+
+
+def test_registration_without_a_pettingzoo_registry(monkeypatch):
+    """PettingZoo before 1.27 has no registry (no ``pettingzoo.make``): importing cardenv
+    still works, and the Gymnasium ids are still registered."""
+    import gymnasium
+
+    from cardenv.adapters.registration import SINGLE_SEAT_IDS
+
+    for name in ("aec_registry", "register", "make"):
+        monkeypatch.delattr(pettingzoo, name, raising=False)  # already absent before 1.27
+    for env_id in SINGLE_SEAT_IDS:
+        monkeypatch.delitem(gymnasium.registry, env_id)
+    cardenv.register_envs()
+    assert set(SINGLE_SEAT_IDS) <= set(gymnasium.registry)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_wrappers_take_the_bookkeeping_copies_of_older_pettingzoo(ruleset):
+    """PettingZoo before 1.24.3 copies the AEC bookkeeping onto every wrapper after each
+    reset and step (``self.agents = self.env.agents``); the wrapped env keeps playing."""
+    env = getattr(cardenv, ruleset).env(num_players=3)
+    env.reset(seed=0)
+    names = ("agent_selection", "rewards", "terminations", "truncations", "infos", "agents", "_cumulative_rewards")
+    for _ in range(20):
+        layer = env
+        while layer is not env.unwrapped:
+            for name in names:
+                setattr(layer, name, getattr(layer.env, name))
+            layer = layer.env
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agent_selection == env.unwrapped.agent_selection
+    assert env.rewards is env.unwrapped.rewards

@@ -60,6 +60,7 @@ def test_api_test_on_the_raw_env():
     api_test(onefifty_v0.raw_env(num_players=5), num_cycles=500)
 
 
+@pytest.mark.pettingzoo_make
 def test_registered_with_pettingzoo():
     assert "cardenv/onefifty-v0" in cardenv.ENV_IDS
     env = pettingzoo.make("aec", "cardenv/onefifty-v0", num_players=5)

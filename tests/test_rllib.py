@@ -6,22 +6,28 @@ from __future__ import annotations
 import json
 
 import pytest
-import ray
 
 from cardenv.cli import main
-from cardenv.adapters.rllib import ppo_config, write_metadata
+
+# Ray is imported inside the tests: a run without the rllib extra collects this module and
+# deselects it (pyproject's addopts); CI runs it in the venv that has Ray (pytest -m ray).
+pytestmark = pytest.mark.ray
 
 ENV_KWARGS = {"num_players": 3, "single_round": True, "max_turns_per_round": 60}
 
 
 @pytest.fixture(scope="module")
 def local_cluster():
+    import ray
+
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 
 
 def short_run(policies: str, out) -> str:
+    from cardenv.adapters.rllib import ppo_config, write_metadata
+
     config = (ppo_config("onefifty_v0", ENV_KWARGS, policies=policies, seed=0, hidden=(32,))
               .env_runners(num_env_runners=0)
               .learners(num_learners=0)
@@ -49,6 +55,8 @@ def test_shared_policy_self_play_checkpoint_plays_in_cardenv_eval(local_cluster,
 
 
 def test_one_policy_per_seat(local_cluster, tmp_path, capsys):
+    from cardenv.adapters.rllib import ppo_config
+
     config = ppo_config("onefifty_v0", ENV_KWARGS, policies="per_seat")
     assert sorted(config.policies) == ["player_0", "player_1", "player_2"]
     assert config.policy_mapping_fn("player_2", None) == "player_2"

@@ -3,7 +3,7 @@ and the single-seat views with Gymnasium's ``make``.
 
 After ``import cardenv``:
 
-    pettingzoo.make("aec", "cardenv/onefifty-v0")        # ENV_IDS
+    pettingzoo.make("aec", "cardenv/onefifty-v0")        # ENV_IDS (PettingZoo >= 1.27)
     gymnasium.make("cardenv/onefifty-single-seat-v0",    # SINGLE_SEAT_IDS
                    opponents="heuristic", env_kwargs={"num_players": 3})
 """
@@ -46,9 +46,12 @@ def register_envs() -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for env_id, entry_point in ENV_IDS.items():
-            if env_id not in pettingzoo.aec_registry:
-                pettingzoo.register("aec", env_id, entry_point)
+        # PettingZoo has a registry (``pettingzoo.make``) from 1.27 on; with an older
+        # release ``cardenv.<ruleset>.env()`` is the way to make an env.
+        if hasattr(pettingzoo, "aec_registry"):
+            for env_id, entry_point in ENV_IDS.items():
+                if env_id not in pettingzoo.aec_registry:
+                    pettingzoo.register("aec", env_id, entry_point)
         for env_id, ruleset in SINGLE_SEAT_IDS.items():
             if env_id not in gymnasium.registry:
                 gymnasium.register(env_id, entry_point=SINGLE_SEAT_ENTRY_POINT, kwargs={"ruleset": ruleset})

@@ -313,16 +313,27 @@ _RAW_ENV_ATTRIBUTES = ("agents", "agent_selection", "rewards", "terminations", "
 
 class ReadsRawEnv:
     """Wrapper mixin: the AEC bookkeeping is read straight from the raw env (the same
-    values the ``__getattr__`` chain would return). A read that fails (before the first
-    reset) still goes to the wrapper's ``__getattr__``, with its error message."""
+    values the ``__getattr__`` chain would return), and written there. A read that fails
+    (before the first reset) still goes to the wrapper's ``__getattr__``, with its error
+    message."""
 
     def __init__(self, env: AECEnv, *args: Any, **kwargs: Any):
+        self._raw = env.unwrapped  # first: older PettingZoo's constructor writes the bookkeeping
         super().__init__(env, *args, **kwargs)
-        self._raw = env.unwrapped
 
 
+def _write_to_raw_env(name: str) -> Callable[[Any, Any], None]:
+    def write(wrapper: Any, value: Any) -> None:
+        setattr(wrapper._raw, name, value)
+
+    return write
+
+
+# PettingZoo before 1.24.3 copies the bookkeeping onto each wrapper after every reset and
+# step (``self.agents = self.env.agents``): the value is the raw env's own, so it goes back
+# there and the wrapper keeps reading one copy.
 for _name in _RAW_ENV_ATTRIBUTES:
-    setattr(ReadsRawEnv, _name, property(attrgetter(f"_raw.{_name}")))
+    setattr(ReadsRawEnv, _name, property(attrgetter(f"_raw.{_name}"), _write_to_raw_env(_name)))
 
 
 class TerminateIllegalWrapper(ReadsRawEnv, wrappers.TerminateIllegalWrapper):
