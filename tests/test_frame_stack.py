@@ -179,7 +179,6 @@ def test_the_single_seat_stack_repeats_a_seeded_episode():
 
 
 def test_maskable_ppo_learns_through_the_single_seat_stack():
-    pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
     env = frame_stack(SingleSeatEnv("cut_v0", "random_no_call", {"num_players": 3, "memory": "none"}), NUM_FRAMES)

@@ -48,7 +48,7 @@ def test_pettingzoo_parallel_api_test(case):
 @pytest.mark.filterwarnings("ignore:.*Illegal move made")
 def test_pettingzoo_parallel_seed_test(case):
     ruleset, options = case
-    parallel_seed_test(lambda: parallel_env(ruleset, options), num_cycles=500)
+    parallel_seed_test(lambda: parallel_env(ruleset, options))  # 500 cycles
 
 
 def play_parallel(env, seed: int):
@@ -153,7 +153,8 @@ def play_vector_env(vec_env, steps: int, seed: int) -> int:
                "vector env needs every agent until the game's end"))
     for case in CASES])
 def test_supersuit_vector_envs_run_whole_games(case):
-    supersuit = pytest.importorskip("supersuit")
+    import supersuit
+
     vec_env = supersuit.pettingzoo_env_to_vec_env_v1(parallel_env(*case))
     assert vec_env.num_envs == 3
     assert play_vector_env(vec_env, 600, seed=0) > 0

@@ -7,14 +7,12 @@ import json
 import numpy as np
 import pytest
 
-pytest.importorskip("sb3_contrib")
-
-from cardenv.agents import make_agent, make_raw_env, ruleset_info  # noqa: E402
-from cardenv.agents.pretrained import shipped_rulesets  # noqa: E402
-from cardenv.agents.registry import rulesets  # noqa: E402
-from cardenv.eval.tournament import play_game  # noqa: E402
-from cardenv.train.config import TrainConfig  # noqa: E402
-from cardenv.train.trainer import train  # noqa: E402
+from cardenv.agents import make_agent, make_raw_env, ruleset_info
+from cardenv.agents.pretrained import shipped_rulesets
+from cardenv.agents.registry import rulesets
+from cardenv.eval.tournament import play_game
+from cardenv.train.config import TrainConfig
+from cardenv.train.trainer import train
 
 
 def _short(tmp_path, **overrides) -> TrainConfig:

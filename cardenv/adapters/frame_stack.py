@@ -29,6 +29,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.wrappers import BaseParallelWrapper, BaseWrapper
 
 from cardenv.core import validation
+from cardenv.envs.base import ReadsRawEnv
 
 
 class FrameHistory:
@@ -81,9 +82,10 @@ class AgentFrames:
                 "action_mask": observation["action_mask"]}
 
 
-class FrameStackWrapper(BaseWrapper):
+class FrameStackWrapper(ReadsRawEnv, BaseWrapper):
     """A PettingZoo AEC env whose observations carry the last ``num_frames`` frames of
-    their agent (see the module's docs)."""
+    their agent (see the module's docs). The AEC bookkeeping is the raw env's, as in
+    cardenv's own wrappers (PettingZoo before 1.27 has no properties for it)."""
 
     def __init__(self, env: AECEnv, num_frames: int = 4):
         super().__init__(env)
@@ -125,7 +127,7 @@ class ParallelFrameStackWrapper(BaseParallelWrapper):
         return space if space is not None else self.env.observation_space(agent)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        observations, infos = self.env.reset(seed=seed, options=options)
+        observations, infos = super().reset(seed=seed, options=options)  # older PettingZoo copies agents there
         self._frames.clear()
         self._observations = observations
         return self._stacked(observations), infos
@@ -133,7 +135,7 @@ class ParallelFrameStackWrapper(BaseParallelWrapper):
     def step(self, actions: dict):
         deciding = [agent for agent in actions
                     if agent in self._observations and self._observations[agent]["action_mask"].any()]
-        observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        observations, rewards, terminations, truncations, infos = super().step(actions)
         for agent in deciding:
             self._frames.commit(agent, self._observations[agent])
         self._observations = observations
