@@ -1,10 +1,11 @@
 """Contracts every ruleset's env keeps, checked the same way for each: the game depends
-only on the env's seed (never on the global generators), and the env is registered with
-PettingZoo's ``make``."""
+only on the env's seed (never on the global generators), the env is registered with
+PettingZoo's ``make``, and PettingZoo's probe of ``reset(options=...)`` passes quietly."""
 
 from __future__ import annotations
 
 import random
+import warnings
 
 import numpy as np
 import pettingzoo
@@ -53,3 +54,16 @@ def test_registered_with_pettingzoo_make(ruleset):
     env.reset(seed=0)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert env.unwrapped.metadata["name"] == ruleset
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pettingzoos_reset_probe_is_accepted_quietly(ruleset):
+    """PettingZoo's api_test and parallel_test reset with options={"options": 1} to check
+    that reset takes the keyword; unknown keys are errors otherwise (test_bad_inputs)."""
+    env = getattr(cardenv, ruleset).env()
+    env.reset(seed=3)
+    plain = env.observe(env.agent_selection)["observation"].copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(seed=3, options={"options": 1})
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], plain)  # it set nothing
