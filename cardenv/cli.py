@@ -413,7 +413,9 @@ def _run_train(args) -> int:
 COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> _Parser:
+    """The ``cardenv`` parser; ``.commands`` maps each subcommand to its parser (docs/generate.py
+    tabulates their options)."""
     parser = _Parser(prog="cardenv", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cardenv {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train}", parser_class=_Parser)
@@ -421,7 +423,12 @@ def main(argv: list[str] | None = None) -> int:
     _add_play(sub)
     _add_replay(sub)
     _add_train(sub)
-    args = parser.parse_args(argv)
+    parser.commands = dict(sub.choices)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
     except (UsageError, MissingExtra) as error:
