@@ -58,11 +58,13 @@ def test_the_final_table_explains_itself_and_shows_the_shipped_policy(tmp_path):
     from cardenv.train.trainer import shipped_policy_for
 
     summary = train(_short(tmp_path, env_kwargs={}, total_timesteps=1024, eval_every=0, checkpoint_every=0,
-                           final_eval_fields=("heuristic",)))
+                           final_eval_fields=("random_no_call", "heuristic")))
     evaluations = json.loads((tmp_path / "run" / "eval.json").read_text())
-    assert [e["candidate"] for e in evaluations] == ["ppo", "ppo:pretrained"]
-    shipped = run_tournament("onefifty_v0", "ppo:pretrained", "heuristic", 4, seed=evaluations[0]["seed"])
-    assert evaluations[1]["seed"] == evaluations[0]["seed"] and evaluations[1]["win_share"] == shipped.win_share
+    # Against the heuristic only, the field it was made to beat.
+    assert [(e["candidate"], e["field"][0]) for e in evaluations] == [
+        ("ppo", "random_no_call"), ("ppo", "heuristic"), ("ppo:pretrained", "heuristic")]
+    shipped = run_tournament("onefifty_v0", "ppo:pretrained", "heuristic", 4, seed=evaluations[1]["seed"])
+    assert evaluations[2]["seed"] == evaluations[1]["seed"] and evaluations[2]["win_share"] == shipped.win_share
     table = summary["evaluation_table"]
     assert (tmp_path / "run" / "eval_table.txt").read_text() == table + "\n"
     assert "0.25 is an even share among 4 players" in table
