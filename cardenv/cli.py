@@ -2,8 +2,9 @@
 
 Subcommands: ``eval`` (tournaments with confidence intervals), ``play`` (a person at one
 seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the
-``train`` extra). A user error (an unknown ruleset or agent, a bad option) is one line on
-stderr, exit status 2.
+``train`` extra). A user error (an unknown ruleset or agent, a bad option, an output path
+that cannot be written, a missing extra) is one line on stderr, exit status 2, and is found
+before any game is played.
 """
 
 from __future__ import annotations
@@ -278,7 +279,8 @@ def _add_play(sub) -> None:
     p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="env option, e.g. num_players=3 (repeatable)")
     p.add_argument("--ascii", action="store_true", help="plain ASCII card names, no colour")
-    p.add_argument("--save", metavar="FILE", type=_output_file, help="write the game record to FILE (see cardenv replay)")
+    p.add_argument("--save", metavar="FILE", type=_output_file,
+                   help="write the game record to FILE (see cardenv replay)")
 
 
 def _run_play(args) -> int:
