@@ -2,8 +2,9 @@
 
 Subcommands: ``eval`` (tournaments with confidence intervals), ``play`` (a person at one
 seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the
-``train`` extra). A user error (an unknown ruleset or agent, a bad option) is one line on
-stderr, exit status 2.
+``train`` extra). A user error (an unknown ruleset or agent, a bad option, an output path
+that cannot be written, a missing extra) is one line on stderr, exit status 2, and is found
+before any game is played.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
+
+from cardenv.extras import MissingExtra, require_extra
 
 DESCRIPTION = """\
 cardenv: multi-agent RL environments for card games of hidden and remembered information.
@@ -130,6 +134,46 @@ _positive = _integer_of_at_least(1)
 _seed = _integer_of_at_least(0)
 
 
+# Output paths are argparse types, so they are checked before anything runs: a table or a
+# game record must not be lost at the end of a run because its file cannot be written.
+def _output_file(text: str) -> str:
+    """An argparse type: a file that can be written (its folder must exist)."""
+    target = Path(text)
+    if target.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: it is a directory; give a file name")
+    if not target.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: no directory {str(target.parent)!r}")
+    try:
+        if target.exists():
+            open(target, "a").close()  # opening to append changes nothing in the file
+        else:
+            open(target, "x").close()
+            target.unlink()
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"cannot write {text!r}: {error.strerror}") from None
+    return text
+
+
+def _output_file_or_stdout(text: str) -> str:
+    """An argparse type: '-' (standard output) or a file that can be written."""
+    return text if text == "-" else _output_file(text)
+
+
+def _output_directory(text: str) -> str:
+    """An argparse type: a directory that exists and takes files, or can be made (it is
+    made when the first file is written)."""
+    target = Path(text)
+    existing = next(folder for folder in (target, *target.parents) if folder.exists())
+    if not existing.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot write into {text!r}: {str(existing)!r} is not a directory")
+    try:
+        tempfile.NamedTemporaryFile(dir=existing).close()
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"cannot write into {text!r}: {str(existing)!r} takes no new files "
+                                         f"({error.strerror})") from None
+    return text
+
+
 # --- eval ---------------------------------------------------------------------------------
 def _add_eval(sub) -> None:
     from cardenv.agents.registry import AGENT_SPECS
@@ -155,13 +199,13 @@ def _add_eval(sub) -> None:
                         "address ('auto', HOST:PORT), on that running cluster. Same results as one process")
     p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="env option, e.g. num_players=3 (repeatable)")
-    p.add_argument("--json", metavar="FILE",
+    p.add_argument("--json", metavar="FILE", type=_output_file_or_stdout,
                    help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
                         "(the table to stderr)")
     p.add_argument("--with-games", action="store_true",
                    help="include every game's outcome in the JSON (seat, share, scores: for paired comparisons "
                         "of two agents on the same seeds)")
-    p.add_argument("--save-games", metavar="DIR",
+    p.add_argument("--save-games", metavar="DIR", type=_output_directory,
                    help="write every game as a replayable record DIR/game_NNNNN.json (see cardenv replay)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -169,6 +213,7 @@ def _add_eval(sub) -> None:
 def _run_eval(args) -> int:
     from cardenv.agents.registry import ruleset_info
     from cardenv.eval import format_table, run_tournament
+    from cardenv.eval.tournament import whole_rotations
 
     check_specs([args.agent, *args.field])
     env_kwargs = check_env(args.ruleset, args.env_arg, trained_options([args.agent, *args.field], args.ruleset))
@@ -192,14 +237,21 @@ def _run_eval(args) -> int:
     if args.ray is not None and args.workers != 1:
         raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
     if args.ray is not None:
+        from cardenv.eval.distributed import connect
+
+        require_extra("ray", "--ray")
         try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise UsageError("--ray needs Ray: pip install 'cardenv[ray]'") from None
+            connect(args.ray)  # the tournament then plays on this Ray
+        except ConnectionError as error:
+            raise UsageError(f"--ray {args.ray}: {error}") from None
+    report = sys.stderr if args.json == "-" else sys.stdout
+    games = whole_rotations(args.games, n)
+    if games != args.games:
+        print(f"playing {games} games, not {args.games}: whole rotations of the {n} seats, so that every agent "
+              f"sits in every seat equally often", file=report)
     result = run_tournament(args.ruleset, args.agent, args.field, args.games, seed=args.seed, env_kwargs=env_kwargs,
                             progress=not args.no_progress, workers=args.workers, on_record=on_record,
                             ray_address=args.ray)
-    report = sys.stderr if args.json == "-" else sys.stdout
     print(format_table([result]), file=report)
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "
           f"jointly by k players; interval: {result.interval_method})", file=report)
@@ -227,7 +279,8 @@ def _add_play(sub) -> None:
     p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                    help="env option, e.g. num_players=3 (repeatable)")
     p.add_argument("--ascii", action="store_true", help="plain ASCII card names, no colour")
-    p.add_argument("--save", metavar="FILE", help="write the game record to FILE (see cardenv replay)")
+    p.add_argument("--save", metavar="FILE", type=_output_file,
+                   help="write the game record to FILE (see cardenv replay)")
 
 
 def _run_play(args) -> int:
@@ -260,12 +313,14 @@ def _add_replay(sub) -> None:
     view = p.add_mutually_exclusive_group()
     view.add_argument("--viewer", metavar="player_K", help="show the game as this seat saw it")
     view.add_argument("--omniscient", action="store_true", help="every card face up (the default)")
-    p.add_argument("--step", action="store_true",
-                   help="show the table after every decision and wait for Enter (q to stop)")
-    p.add_argument("--check-only", action="store_true", help="only check the record; print one line")
-    p.add_argument("--html", metavar="OUT.html",
-                   help="also write one self-contained HTML page of the game: cards drawn, step forward and "
-                        "back, switch the viewing seat (no network access needed)")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--step", action="store_true",
+                        help="show the table after every decision and wait for Enter (q to stop)")
+    output.add_argument("--check-only", action="store_true", help="only check the record; print one line")
+    output.add_argument("--html", metavar="OUT.html", type=_output_file,
+                        help="instead of the text replay, check the record and write one self-contained HTML page "
+                             "of the game: cards drawn, step forward and back, switch the viewing seat (no network "
+                             "access needed)")
 
 
 def _viewer_seat(text: str | None, num_players: int) -> int | None:
@@ -287,7 +342,10 @@ def _run_replay(args) -> int:
         raise UsageError(str(error)) from None
     state = env.game
     viewer = _viewer_seat(args.viewer, state.num_players)
-    show = (lambda *_: None) if args.check_only else print
+    if args.html and (args.viewer or args.omniscient):
+        raise UsageError("--html writes every seat's view into the page (it switches between them); --viewer and "
+                         "--omniscient choose the view of the text replay")
+    show = (lambda *_: None) if args.check_only or args.html else print
     who = "every card face up" if viewer is None else f"as player_{viewer} saw it"
     show(f"{record.ruleset} {record.env_kwargs or ''} seed {record.seed}: {len(record.actions)} decisions, {who}")
     if record.agents:
@@ -337,6 +395,8 @@ def _add_train(sub) -> None:
 def _run_train(args) -> int:
     from cardenv.train.config import config_from_args
 
+    require_extra("train", "cardenv train")
+
     try:
         config = config_from_args(args)
     except (TypeError, ValueError) as error:
@@ -355,7 +415,9 @@ def _run_train(args) -> int:
 COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train}
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> _Parser:
+    """The ``cardenv`` parser; ``.commands`` maps each subcommand to its parser (docs/generate.py
+    tabulates their options)."""
     parser = _Parser(prog="cardenv", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cardenv {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train}", parser_class=_Parser)
@@ -363,10 +425,15 @@ def main(argv: list[str] | None = None) -> int:
     _add_play(sub)
     _add_replay(sub)
     _add_train(sub)
-    args = parser.parse_args(argv)
+    parser.commands = dict(sub.choices)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except UsageError as error:
+    except (UsageError, MissingExtra) as error:
         print(f"cardenv {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -11,9 +11,11 @@ import sys
 import pytest
 
 import cardenv
+from cardenv.agents.registry import AGENT_EXTRAS
 from cardenv.cli import main
 from cardenv.core.cards import CARD_NAMES
 from cardenv.eval import run_tournament
+from cardenv.extras import EXTRA_MODULES
 from cardenv.human.records import GameRecord, RecordError
 
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
@@ -41,6 +43,17 @@ USER_ERRORS = [
     (["train", "onefifty_v0", "--env-arg", "memory=total"], "memory must be one of"),
     (["replay", "/nonexistent/game.json"], "cannot read game record"),
     (["replay", "/nonexistent/game.json", "--viewer", "player_1", "--omniscient"], "not allowed with argument"),
+    (["replay", "/nonexistent/game.json", "--html", "x.html", "--step"], "not allowed with argument --html"),
+    # Output paths are checked before anything runs: no game is played, no work is lost.
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--json",
+      "/nonexistent/dir/r.json"], "argument --json: cannot write '/nonexistent/dir/r.json': no directory"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--json", "/"],
+     "argument --json: cannot write '/': it is a directory"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--save-games", "/proc/x"],
+     "argument --save-games: cannot write into '/proc/x': '/proc' takes no new files"),
+    (["play", "onefifty_v0", "--save", "/nonexistent/g.json"], "argument --save: cannot write '/nonexistent/g.json'"),
+    (["replay", "/nonexistent/game.json", "--html", "/nonexistent/x.html"],
+     "argument --html: cannot write '/nonexistent/x.html'"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
 ]
 
@@ -66,6 +79,57 @@ def test_json_to_stdout_is_the_json_alone(capsys):
                  "--with-games"]) == 0
     outcomes = json.loads(capsys.readouterr().out)["outcomes"]
     assert [o["candidate_seat"] for o in outcomes] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("extra, argv", [
+    ("rllib", ["eval", "onefifty_v0", "--agent", "rllib:{tmp}"]),
+    ("ray", ["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--ray"]),
+    ("ppo", ["eval", "onefifty_v0", "--agent", "ppo:pretrained", "--games", "4", "--no-progress"]),
+    ("train", ["train", "onefifty_v0", "--total-timesteps", "64"]),
+])
+def test_a_missing_extra_is_one_line_naming_it(extra, argv, tmp_path, monkeypatch, capsys):
+    """As without the extra installed (its module and every package above it unimportable),
+    whatever this test environment has."""
+    extra = AGENT_EXTRAS.get(extra, extra)
+    parts = EXTRA_MODULES[extra].split(".")
+    for k in range(1, len(parts) + 1):
+        monkeypatch.setitem(sys.modules, ".".join(parts[:k]), None)
+    assert main([arg.format(tmp=tmp_path) for arg in argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1, captured.err
+    assert f"needs the {extra!r} extra" in captured.err and f"pip install 'cardenv[{extra}]'" in captured.err
+
+
+def test_games_rounded_up_to_whole_rotations_are_announced(tmp_path, capsys):
+    games = tmp_path / "new" / "games"  # made, parents too
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "3", "--no-progress",
+                 "--save-games", str(games)]) == 0
+    out = capsys.readouterr().out
+    assert "playing 4 games, not 3: whole rotations of the 4 seats" in out
+    assert len(list(games.glob("game_*.json"))) == 4
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "3", "--no-progress", "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games"] == 4 and "playing 4 games, not 3" in captured.err
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress"]) == 0
+    assert "playing" not in capsys.readouterr().out
+
+
+def test_replay_to_html_writes_the_page_instead_of_the_text(tmp_path, capsys):
+    run_tournament("cut_v0", "heuristic", ["random_no_call"], games=1, seed=2,
+                   on_record=lambda g, r: r.save(tmp_path / "game.json"))
+    page = tmp_path / "game.html"
+    assert main(["replay", str(tmp_path / "game.json"), "--html", str(page)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and "replays identically" in lines[0] and lines[1] == f"wrote {page}"
+    assert "<html" in page.read_text()
+    assert main(["replay", str(tmp_path / "game.json"), "--html", str(page), "--viewer", "player_1"]) == 2
+    assert "--html writes every seat's view into the page" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(tmp_path / "game.json"), "--html", str(tmp_path / "missing" / "game.html")])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "argument --html: cannot write" in captured.err  # before the replay
 
 
 def test_version_and_python_dash_m():

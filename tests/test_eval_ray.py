@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
 
@@ -12,6 +13,40 @@ from cardenv.eval import run_tournament
 # Ray is imported by the fixture: a run without it collects this module and deselects it
 # (pyproject's addopts); CI runs it in the venv that has Ray (pytest -m ray).
 pytestmark = pytest.mark.ray
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# These two come before the tests that start a cluster in this process.
+def test_no_cluster_at_auto_is_one_line_with_exit_status_2(monkeypatch, capsys):
+    def no_cluster(**_):  # what ray.init(address="auto") raises when no cluster runs
+        raise ConnectionError("Could not find any running Ray instance. Please specify the one to connect to by "
+                              "setting `--address` flag or `RAY_ADDRESS` environment variable.")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", no_cluster)
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--ray", "auto"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    assert "--ray auto: no Ray cluster at 'auto' (Could not find any running Ray instance)" in captured.err
+
+
+def test_nothing_listening_at_an_address_is_one_line_with_exit_status_2(monkeypatch, capsys):
+    def never(**_):  # Ray retries an unreachable address for minutes: never get there
+        raise AssertionError("ray.init was called")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", never)
+    address = f"127.0.0.1:{_free_port()}"
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--ray",
+                 address]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    assert f"--ray {address}: no Ray cluster answers at {address}" in captured.err
 
 
 @pytest.fixture(scope="module")

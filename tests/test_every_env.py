@@ -1,10 +1,11 @@
 """Contracts every ruleset's env keeps, checked the same way for each: the game depends
-only on the env's seed (never on the global generators), and the env is registered with
-PettingZoo's ``make``."""
+only on the env's seed (never on the global generators), the env is registered with
+PettingZoo's ``make``, and PettingZoo's probe of ``reset(options=...)`` passes quietly."""
 
 from __future__ import annotations
 
 import random
+import warnings
 
 import numpy as np
 import pettingzoo
@@ -127,3 +128,16 @@ def test_wrappers_take_the_bookkeeping_copies_of_older_pettingzoo(ruleset):
         env.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
     assert env.agent_selection == env.unwrapped.agent_selection
     assert env.rewards is env.unwrapped.rewards
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_pettingzoos_reset_probe_is_accepted_quietly(ruleset):
+    """PettingZoo's api_test and parallel_test reset with options={"options": 1} to check
+    that reset takes the keyword; unknown keys are errors otherwise (test_bad_inputs)."""
+    env = getattr(cardenv, ruleset).env()
+    env.reset(seed=3)
+    plain = env.observe(env.agent_selection)["observation"].copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env.reset(seed=3, options={"options": 1})
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], plain)  # it set nothing

@@ -32,17 +32,14 @@ def masked_random_action(obs, rng):
 
 # --- PettingZoo's own tests -------------------------------------------------------------------
 # The classic convention (a Dict of observation and action_mask) draws these generic hints.
-# api_test also resets with options={"options": 1}, which the env warns about and ignores.
 api_warnings = [pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
-                pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
-                pytest.mark.filterwarnings("ignore:ignoring unknown reset options")]
+                pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]
 
 
 @pytest.mark.parametrize("memory", ["perfect", "none"])
 @pytest.mark.parametrize("num_players", [3, 4, 6])
 @api_warnings[0]
 @api_warnings[1]
-@api_warnings[2]
 def test_pettingzoo_api_test(num_players, memory):
     api_test(onefifty_v0.env(num_players=num_players, memory=memory), num_cycles=1000)
 
@@ -55,7 +52,6 @@ def test_pettingzoo_seed_test(num_players, memory):
 
 @api_warnings[0]
 @api_warnings[1]
-@api_warnings[2]
 def test_api_test_on_the_raw_env():
     api_test(onefifty_v0.raw_env(num_players=5), num_cycles=500)
 
@@ -255,7 +251,7 @@ def test_bad_options():
         env.reset(seed=0, options={"hands": [["AS"]]})
     with pytest.raises(ValueError):
         env.reset(seed=0, options={"draw_pile": ["AS"]})
-    with pytest.warns(UserWarning, match="unknown reset options"):
+    with pytest.raises(ValueError, match="unknown reset option 'colour'"):
         env.reset(seed=0, options={"colour": "blue"})
 
 

@@ -51,6 +51,28 @@ def test_short_training_run_saves_a_loadable_model(tmp_path):
     assert play_game(env, [agent, *others], seed=0) > 0
 
 
+def test_the_final_table_explains_itself_and_shows_the_shipped_policy(tmp_path):
+    from cardenv.eval import run_tournament
+    from cardenv.train.trainer import shipped_policy_for
+
+    summary = train(_short(tmp_path, env_kwargs={}, total_timesteps=1024, eval_every=0, checkpoint_every=0,
+                           final_eval_fields=("random_no_call", "heuristic")))
+    evaluations = json.loads((tmp_path / "run" / "eval.json").read_text())
+    # Against the heuristic only, the field it was made to beat.
+    assert [(e["candidate"], e["field"][0]) for e in evaluations] == [
+        ("ppo", "random_no_call"), ("ppo", "heuristic"), ("ppo:pretrained", "heuristic")]
+    shipped = run_tournament("onefifty_v0", "ppo:pretrained", "heuristic", 4, seed=evaluations[1]["seed"])
+    assert evaluations[2]["seed"] == evaluations[1]["seed"] and evaluations[2]["win_share"] == shipped.win_share
+    table = summary["evaluation_table"]
+    assert (tmp_path / "run" / "eval_table.txt").read_text() == table + "\n"
+    assert "0.25 is an even share among 4 players" in table
+    assert "heuristic: the ruleset's rule-based player" in table and "ppo:pretrained: the policy that ships" in table
+    # Only where the shipped policy was made for the run's options.
+    assert shipped_policy_for(TrainConfig(ruleset="cut_v0")) == "ppo:pretrained"
+    assert shipped_policy_for(TrainConfig(ruleset="cut_v0", env_kwargs={"num_players": 4})) == "ppo:pretrained"
+    assert shipped_policy_for(TrainConfig(ruleset="cut_v0", env_kwargs={"num_players": 3})) is None
+
+
 def test_self_play_run_uses_frozen_snapshots(tmp_path):
     train(_short(tmp_path, opponent="selfplay", snapshot_every=1024, eval_every=0, checkpoint_every=0,
                  final_eval_fields=("random_no_call",)))

@@ -32,6 +32,7 @@ from cardenv.agents.rulesets import (  # noqa: F401  (importable from here, as b
     ruleset_info,
     rulesets,
 )
+from cardenv.extras import require_extra
 
 
 def _make_random(info, rng, argument):
@@ -85,6 +86,8 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
 AGENT_SPECS = ("random, random_no_call, heuristic, ismcts[:SIMULATIONS[@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
                "rllib:CHECKPOINT[#MODULE]")
 """The accepted agent specs, as a user reads them."""
+AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
+"""Agents that need an optional dependency: name -> the extra that brings it."""
 PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
 SEARCH_PRIORS = ("heuristic", "ppo")  # agents that can be a search's prior
 
@@ -95,12 +98,15 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     file must exist; like stable-baselines3, ``ppo:run/final_model`` finds
     ``run/final_model.zip``, and the argument returned is the file's path;
     ``ppo:pretrained`` is the policy that ships for the ruleset (checked when the agent
-    is made, which knows the ruleset; a file named ``pretrained`` is ``ppo:./pretrained``)."""
+    is made, which knows the ruleset; a file named ``pretrained`` is ``ppo:./pretrained``).
+    An agent whose extra is not installed raises :class:`cardenv.extras.MissingExtra`."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is a string ({AGENT_SPECS}), got {spec!r} ({type(spec).__name__})")
     name, sep, argument = spec.partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; agents are {AGENT_SPECS}")
+    if name in AGENT_EXTRAS:
+        require_extra(AGENT_EXTRAS[name], f"agent {spec!r}")
     if name == "ismcts":
         simulations, has_prior, prior = argument.partition(PRIOR_SEPARATOR)
         if sep and not (simulations.isdigit() and int(simulations) >= 1):

@@ -141,8 +141,9 @@ class CardGameEnv(AECEnv):
         """Start a new game.
 
         ``options`` sets up a scenario (see the ruleset's docs): ``hands``, ``draw_pile``,
-        ``discard_pile`` (card names), ``starter`` and ``scores``. ``seed`` is None or an
-        integer >= 0. A reset that raises leaves the env exactly as it was.
+        ``discard_pile`` (card names), ``starter`` and ``scores``; any other key is a
+        ValueError (see ``cardenv.games.base.PROBE_KEYS`` for the one exception). ``seed``
+        is None or an integer >= 0. A reset that raises leaves the env exactly as it was.
         """
         seed = validation.seed(seed)
         # The new game is built on a generator of its own and committed only once it

@@ -11,23 +11,46 @@ order as soon as they are contiguous, so progress and records stream.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
+
+from cardenv.extras import require_extra
 
 # Chunks per CPU of the cluster: enough to balance, few enough that the cost of a task
 # (scheduling, building the agents) stays small against its games.
 CHUNKS_PER_CPU = 4
 
 
+# How long a HOST:PORT address may take to accept a connection before it counts as
+# unreachable (ray.init itself retries an unreachable address for minutes).
+CONNECT_TIMEOUT_S = 5.0
+
+
 def connect(address: str):
     """Ray, initialised: ``"local"`` starts a cluster here, anything else is passed to
-    ``ray.init(address=...)``; an initialised Ray is used as it is."""
+    ``ray.init(address=...)``; an initialised Ray is used as it is. Raises
+    :class:`cardenv.extras.MissingExtra` without Ray, and a one-line ConnectionError when
+    no cluster answers at ``address``."""
+    require_extra("ray", "distributed tournaments")
+    import ray
+
+    if ray.is_initialized():
+        return ray
+    host, colon, port = address.rpartition(":")
+    if colon and host and port.isdigit():
+        try:
+            socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_S).close()
+        except OSError as error:
+            raise ConnectionError(f"no Ray cluster answers at {address} ({error.strerror or error}); start one "
+                                  f"with 'ray start --head', or use 'local' for a new cluster on this machine") \
+                from None
     try:
-        import ray
-    except ImportError:
-        raise ImportError("distributed tournaments need Ray: pip install 'cardenv[ray]'") from None
-    if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False,
                  runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
+    except ConnectionError as error:
+        reason = str(error).split(". ")[0] or type(error).__name__  # Ray's advice names its own flags
+        raise ConnectionError(f"no Ray cluster at {address!r} ({reason}); start one with 'ray start --head', or "
+                              f"use 'local' for a new cluster on this machine") from None
     return ray
 
 

@@ -26,6 +26,12 @@ from cardenv.eval.intervals import wilson_interval
 from cardenv.human.records import GameRecord
 
 
+def whole_rotations(games: int, num_players: int) -> int:
+    """The games a tournament plays for ``games`` asked: rounded up to a multiple of the
+    players, so that every agent sits in every seat equally often."""
+    return -(-games // num_players) * num_players
+
+
 def seating(game_index: int, num_players: int) -> list[int]:
     """``seats[s]`` = index of the agent (0 = candidate) sitting at seat ``s`` in this game."""
     seats = [0] * num_players
@@ -217,7 +223,7 @@ def run_tournament(
     games = validation.integer("games", games, 1)
     seed = validation.integer("seed", seed, 0)
     workers = validation.integer("workers", workers, 1)
-    games = -(-games // n) * n  # every agent in every seat equally often
+    games = whole_rotations(games, n)
     table_args = (ruleset, [candidate, *field], seed, env_kwargs, on_record is not None, agent_factory)
     outcomes: list[GameOutcome] = []
     bar = _Progress(games, progress, f"{ruleset} {candidate} vs {','.join(sorted(set(field)))}")

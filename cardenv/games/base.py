@@ -9,7 +9,6 @@ Nothing here imports PettingZoo: search agents, tests and other front ends use e
 from __future__ import annotations
 
 import copy
-import warnings
 from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -661,6 +660,10 @@ class CardGameState(RoundGameState):
 
 SCENARIO_KEYS = ("hands", "draw_pile", "discard_pile", "starter", "scores")
 """The keys of ``reset(options=...)`` that set up a scenario."""
+PROBE_KEYS = ("options",)
+"""Keys that set nothing and are accepted quietly: PettingZoo's api_test and
+parallel_test reset with ``options={"options": 1}`` only to check that ``reset`` takes
+the keyword. Any other key is an error (a typo such as ``hand`` must not be ignored)."""
 
 
 def layout_from_options(
@@ -675,7 +678,7 @@ def layout_from_options(
     Keys: ``hands`` (one list of card names per player, slot by slot), ``draw_pile``
     (the top of the draw pile, top card first), ``discard_pile`` (bottom first),
     ``starter`` (seat) and ``scores`` (cumulative totals to start from, one per player).
-    Unknown keys only warn (Gymnasium's convention). With ``max_hand_slots`` a hand may
+    Any other key is a ValueError, except :data:`PROBE_KEYS`. With ``max_hand_slots`` a hand may
     hold at most that many cards; with ``target_score`` a score must be below it (a
     total at the target would already have ended the game). Raises TypeError or
     ValueError as :mod:`cardenv.core.validation` describes.
@@ -683,12 +686,12 @@ def layout_from_options(
     options = validation.mapping("options", options)
     if not options:
         return None
-    unknown = [key for key in options if key not in SCENARIO_KEYS]
+    unknown = [key for key in options if key not in SCENARIO_KEYS and key not in PROBE_KEYS]
     if unknown:
-        # Gymnasium's convention (and PettingZoo's api_test) is to tolerate extra keys.
         # Keys are shown by repr: they need not be strings.
-        warnings.warn(f"ignoring unknown reset options {', '.join(map(repr, unknown))}; "
-                      f"scenario keys are {', '.join(SCENARIO_KEYS)}", stacklevel=3)
+        what = "an unknown reset option" if len(unknown) == 1 else "unknown reset options"
+        raise ValueError(f"options has {what} {', '.join(map(repr, unknown))}; the scenario keys are "
+                         f"{', '.join(SCENARIO_KEYS)}")
     layout: dict = {}
     if "hands" in options:
         hands = validation.sequence("hands", options["hands"], "hands (lists of card names), one per player",

@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
+from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped_rulesets
 from cardenv.agents.registry import make_agent, ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament
 from cardenv.train.config import SELFPLAY, TrainConfig
@@ -227,7 +228,13 @@ def train(config: TrainConfig) -> dict:
         r.candidate = "ppo"
         model.logger.record(f"eval/final_win_share_vs_{'_'.join(sorted(set(r.field)))}", r.win_share)
     model.logger.dump(model.num_timesteps)
-    table = format_table(results)
+    shipped = shipped_policy_for(config)
+    if shipped is not None:  # the same games, seed for seed, so the rows compare deal for deal
+        results += [run_tournament(config.ruleset, shipped, [field], config.final_eval_games,
+                                   seed=config.seed + 2_000_000 + i, env_kwargs=config.env_kwargs,
+                                   progress=config.progress_bar)
+                    for i, field in enumerate(config.final_eval_fields) if field == SHIPPED_POLICY_FIELD]
+    table = format_table(results) + "\n" + final_table_legend(config, shipped)
     (out / "eval_table.txt").write_text(table + "\n")
     (out / "eval.json").write_text("[" + ",\n".join(r.to_json() for r in results) + "]\n")
     plot_path = plot_learning_curve(out / "monitor.csv", eval_history, out / "learning_curve.png", config)
@@ -244,6 +251,47 @@ def train(config: TrainConfig) -> dict:
         "learning_curve": str(plot_path),
         "evaluation_table": table,
     }
+
+
+# The field the shipped policy plays beside the trained model: the one it was made to beat.
+# Against random play a guided policy's games run to the turn cap, each decision asking its
+# guide, and cost several times the trained model's.
+SHIPPED_POLICY_FIELD = "heuristic"
+
+
+def shipped_policy_for(config: TrainConfig) -> str | None:
+    """``ppo:pretrained`` where a policy ships for the run's ruleset and env options (the
+    final evaluation shows it beside the trained model), else None."""
+    if config.ruleset not in shipped_rulesets():
+        return None
+    shipped_on = (model_metadata(pretrained_model_path(config.ruleset)) or {}).get("env_kwargs") or {}
+    if ruleset_info(config.ruleset, **shipped_on).config != ruleset_info(config.ruleset, **config.env_kwargs).config:
+        return None
+    return f"ppo:{PRETRAINED}"
+
+
+# What the final evaluation's fields are, for a reader who meets them for the first time.
+FIELD_NOTES = {
+    "random": "plays uniformly at random among the legal moves",
+    "random_no_call": "plays uniformly at random but never calls the end of a round: the easiest field",
+    "heuristic": "the ruleset's rule-based player, far stronger than random play; a run of the defaults (minutes "
+                 "against random_no_call) scores near 0 against it, as expected",
+}
+
+
+def final_table_legend(config: TrainConfig, shipped: str | None) -> str:
+    """How to read the final evaluation's table."""
+    n = ruleset_info(config.ruleset, **config.env_kwargs).num_players
+    lines = [f"win share: the games the candidate won, as a share of the {config.final_eval_games} it played against "
+             f"{n - 1} copies of the field (a game won jointly by k players counts 1/k); {1 / n:.2f} is an even share "
+             f"among {n} players; the 95% interval is beside it."]
+    lines += [f"  {field}: {FIELD_NOTES[field]}." for field in dict.fromkeys(config.final_eval_fields)
+              if field in FIELD_NOTES]
+    lines.append("  ppo: the model this run trained.")
+    if shipped is not None and SHIPPED_POLICY_FIELD in config.final_eval_fields:
+        lines.append(f"  {shipped}: the policy that ships with cardenv for {config.ruleset}, on the same games "
+                     f"against the {SHIPPED_POLICY_FIELD} (how it was trained: docs/agents.md).")
+    return "\n".join(lines)
 
 
 def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
