@@ -360,11 +360,11 @@ def _run_replay(args) -> int:
 
     show_new_events()
     try:
-        for seat, _, name in record.replay(env):
+        for seat, action, _ in record.replay(env):
             # Another seat's choice is not shown to a viewer: a reaction-window decision
             # is secret until resolved; the events say what became public.
             if viewer is None or seat == viewer:
-                show(f"player_{seat} chooses: {name}")
+                show(f"player_{seat} chooses: {state.action_name_for(action, seat)}")
             show_new_events()
             if args.step and not args.check_only and not state.is_terminal:
                 print(state.render_text(viewer, state.config.memory, recent_events=0))

@@ -5,6 +5,7 @@ saved games that replay, seats' views that show nothing hidden, ``--version`` an
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -221,3 +222,16 @@ def test_a_seats_replay_names_only_cards_that_seat_saw(ruleset, tmp_path, capsys
         assert named <= names, f"player_{viewer} is shown {sorted(named - names)} in {line!r}"
         hidden += line.count("??")
     assert hidden > 0
+
+
+def test_the_text_replay_names_the_players_choices_point_at(tmp_path, capsys):
+    """As in `cardenv play` and the HTML page: "red 6: player_2 (+1) slot 0", not "player +1"."""
+    records = []
+    run_tournament("onefifty_v0", "heuristic", ["heuristic"], games=1, seed=1, env_kwargs={"num_players": 3},
+                   on_record=lambda g, r: records.append(r))
+    records[0].save(tmp_path / "game.json")
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "game.json")]) == 0
+    choices = [line for line in capsys.readouterr().out.splitlines() if " chooses: " in line]
+    assert choices and not any("player +" in line for line in choices)
+    assert any(re.search(r"player_\d \(\+\d\)", line) for line in choices)
