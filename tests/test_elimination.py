@@ -1,8 +1,10 @@
 """Players who leave the game for good (an elimination variant): the engine's
-``eliminated`` seats and the env's removal of their agents while the others play on.
+``eliminated`` seats and what becomes of their agents while the others play on
+(``eliminated_agents``: ``"stay"`` by default, ``"remove"`` for PettingZoo's dead step).
 
 The rulesets with elimination rules test them on their own rules; here a 150 game whose
-seat 1 is made to leave after the second turn exercises the shared machinery alone."""
+seat 1 is made to leave after the second turn exercises the shared machinery alone, and
+carte_v0 and kaboom_v0 games check that both ways pay every agent the same."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+import cardenv
 from cardenv.envs.base import wrap
 from cardenv.envs.onefifty import raw_env as OneFiftyRawEnv
 from cardenv.games.onefifty import OneFiftyConfig
@@ -42,6 +45,14 @@ def play_until_someone_leaves(env, seed=0):
         env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
+def play_until_seat_leaves(env, seed=0):
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not env.game.eliminated[LEAVING_SEAT]:
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
 def test_next_seat_in_play_skips_eliminated_seats():
     state = OneFiftyState(OneFiftyConfig(num_players=4), np.random.default_rng(0))
     state.eliminate(1)
@@ -54,8 +65,27 @@ def test_next_seat_in_play_skips_eliminated_seats():
 
 
 @pytest.mark.parametrize("reward_mode", ["points", "outcome"])
-def test_an_eliminated_agent_steps_once_with_none_and_leaves(reward_mode):
+def test_by_default_an_eliminated_agent_stays_unselected_until_the_end(reward_mode):
     env = LeavingEnv(num_players=4, single_round=True, reward_mode=reward_mode)
+    play_until_seat_leaves(env)
+    leaving = f"player_{LEAVING_SEAT}"
+    assert leaving in env.agents and not any(env.terminations.values())
+    assert env.agent_selection == f"player_{env.game.current_player}" != leaving
+    assert not env.observe(leaving)["action_mask"].any()
+    rng = np.random.default_rng(1)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if not env.game.is_terminal:
+            assert agent != leaving and leaving in env.agents and not env.terminations[leaving]
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    # It was done with everyone at the end and stepped with None like them.
+    assert env.game.is_terminal and env.agents == []
+
+
+@pytest.mark.parametrize("reward_mode", ["points", "outcome"])
+def test_an_eliminated_agent_steps_once_with_none_and_leaves(reward_mode):
+    env = LeavingEnv(num_players=4, single_round=True, reward_mode=reward_mode, eliminated_agents="remove")
     play_until_someone_leaves(env)
     leaving = f"player_{LEAVING_SEAT}"
     assert env.terminations == {a: a == leaving for a in env.agents}
@@ -78,5 +108,52 @@ def test_an_eliminated_agent_steps_once_with_none_and_leaves(reward_mode):
     assert env.game.is_terminal and env.agents == []
 
 
-def test_the_wrapped_env_with_an_elimination_passes_api_test():
-    api_test(wrap(LeavingEnv(num_players=4, single_round=True)), num_cycles=400)
+@pytest.mark.parametrize("eliminated_agents", ["stay", "remove"])
+def test_the_wrapped_env_with_an_elimination_passes_api_test(eliminated_agents):
+    api_test(wrap(LeavingEnv(num_players=4, single_round=True, eliminated_agents=eliminated_agents)),
+             num_cycles=400)
+
+
+def aec_totals(env, seed: int, actions: list[int] | None = None) -> tuple[dict[str, float], list[int], int]:
+    """Play a whole game on an AEC loop: random legal actions, or ``actions`` again.
+    Returns each agent's summed rewards (``last()``), the actions taken and the number of
+    times the selected agent was one whose seat had already left while the game went on."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    replaying = iter(actions) if actions is not None else None
+    taken, totals = [], dict.fromkeys(env.possible_agents, 0.0)
+    selected_after_leaving = 0
+    game = env.unwrapped.game
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if game.eliminated[env.unwrapped.seat_of(agent)] and not game.is_terminal:
+            selected_after_leaving += 1
+        if terminated or truncated:
+            env.step(None)
+            continue
+        action = next(replaying) if replaying else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        taken.append(action)
+        env.step(action)
+    assert game.is_terminal
+    return totals, taken, selected_after_leaving
+
+
+@pytest.mark.parametrize("reward_mode", ["points", "outcome"])
+@pytest.mark.parametrize("ruleset, options", [
+    ("carte_v0", {"num_players": 4, "starting_score": 60, "max_turns_per_round": 20}),
+    ("kaboom_v0", {"num_players": 4, "elimination": True, "target_score": 60}),
+])
+def test_both_ways_pay_every_agent_the_same(ruleset, options, reward_mode):
+    """R-17, K-19: a player who leaves gets from ``"stay"`` (once the game is over) what
+    ``"remove"`` (PettingZoo's dead step) gives it, for the same seed and actions."""
+    module = getattr(cardenv, ruleset)
+    games_with_a_player_out = 0
+    for seed in range(12):
+        stay_totals, actions, stay_selected = aec_totals(module.env(reward_mode=reward_mode, **options), seed)
+        remove_totals, _, remove_selected = aec_totals(
+            module.env(reward_mode=reward_mode, eliminated_agents="remove", **options), seed, actions)
+        assert stay_totals == pytest.approx(remove_totals, abs=1e-9)
+        assert stay_selected == 0  # never selected again
+        games_with_a_player_out += remove_selected > 0  # its one dead step
+    assert games_with_a_player_out >= 3
