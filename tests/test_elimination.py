@@ -17,6 +17,7 @@ from cardenv.envs.base import wrap
 from cardenv.envs.onefifty import raw_env as OneFiftyRawEnv
 from cardenv.games.onefifty import OneFiftyConfig
 from cardenv.games.onefifty.rules import OneFiftyState, Phase
+from cardenv.testing.aec import play_aec_game
 
 LEAVING_SEAT = 1
 
@@ -114,31 +115,6 @@ def test_the_wrapped_env_with_an_elimination_passes_api_test(eliminated_agents):
              num_cycles=400)
 
 
-def aec_totals(env, seed: int, actions: list[int] | None = None) -> tuple[dict[str, float], list[int], int]:
-    """Play a whole game on an AEC loop: random legal actions, or ``actions`` again.
-    Returns each agent's summed rewards (``last()``), the actions taken and the number of
-    times the selected agent was one whose seat had already left while the game went on."""
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    replaying = iter(actions) if actions is not None else None
-    taken, totals = [], dict.fromkeys(env.possible_agents, 0.0)
-    selected_after_leaving = 0
-    game = env.unwrapped.game
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, _ = env.last()
-        totals[agent] += reward
-        if game.eliminated[env.unwrapped.seat_of(agent)] and not game.is_terminal:
-            selected_after_leaving += 1
-        if terminated or truncated:
-            env.step(None)
-            continue
-        action = next(replaying) if replaying else int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        taken.append(action)
-        env.step(action)
-    assert game.is_terminal
-    return totals, taken, selected_after_leaving
-
-
 @pytest.mark.parametrize("reward_mode", ["points", "outcome"])
 @pytest.mark.parametrize("ruleset, options", [
     ("carte_v0", {"num_players": 4, "starting_score": 60, "max_turns_per_round": 20}),
@@ -150,10 +126,12 @@ def test_both_ways_pay_every_agent_the_same(ruleset, options, reward_mode):
     module = getattr(cardenv, ruleset)
     games_with_a_player_out = 0
     for seed in range(12):
-        stay_totals, actions, stay_selected = aec_totals(module.env(reward_mode=reward_mode, **options), seed)
-        remove_totals, _, remove_selected = aec_totals(
-            module.env(reward_mode=reward_mode, eliminated_agents="remove", **options), seed, actions)
-        assert stay_totals == pytest.approx(remove_totals, abs=1e-9)
-        assert stay_selected == 0  # never selected again
-        games_with_a_player_out += remove_selected > 0  # its one dead step
+        stay = play_aec_game(module.env(reward_mode=reward_mode, **options), seed, rng=np.random.default_rng(seed))
+        remove = play_aec_game(module.env(reward_mode=reward_mode, eliminated_agents="remove", **options), seed,
+                               stay.moves)
+        assert stay.rewards == pytest.approx(remove.rewards, abs=1e-9)
+        assert stay.left_mid_game == remove.left_mid_game
+        assert stay.selected_after_leaving == 0  # never selected again
+        assert (remove.selected_after_leaving > 0) == remove.left_mid_game  # the dead steps
+        games_with_a_player_out += stay.left_mid_game
     assert games_with_a_player_out >= 3
