@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
+from pettingzoo.test.state_test import test_state as pettingzoo_state_test
 
 import cardenv
 from cardenv.envs.base import wrap
+from cardenv.eval.tournament import run_tournament
 from cardenv.envs.onefifty import raw_env as OneFiftyRawEnv
 from cardenv.games.onefifty import OneFiftyConfig
 from cardenv.games.onefifty.rules import OneFiftyState, Phase
@@ -135,3 +137,31 @@ def test_both_ways_pay_every_agent_the_same(ruleset, options, reward_mode):
         assert (remove.selected_after_leaving > 0) == remove.left_mid_game  # the dead steps
         games_with_a_player_out += stay.left_mid_game
     assert games_with_a_player_out >= 3
+
+
+@pytest.mark.parametrize("eliminated_agents", ["stay", "remove"])
+def test_pettingzoo_seed_and_state_tests_pass_while_players_leave(eliminated_agents):
+    def make():
+        return cardenv.kaboom_v0.env(num_players=4, elimination=True, target_score=40,
+                                     eliminated_agents=eliminated_agents)
+
+    seed_test(make, num_cycles=300)
+    pettingzoo_state_test(make(), num_cycles=300)
+
+
+def test_tournaments_and_game_records_are_the_same_games_either_way():
+    """The runners that drive the engine's current player (cardenv eval, game records)
+    play and replay the same games whatever becomes of the agents that leave."""
+    games, left_mid_game = {}, 0
+    for eliminated_agents in ("stay", "remove"):
+        env_kwargs = {"num_players": 3, "elimination": True, "eliminated_agents": eliminated_agents}
+        records = []
+        result = run_tournament("kaboom_v0", "random", ["random"], games=6, env_kwargs=env_kwargs,
+                                on_record=lambda index, record: records.append(record))
+        games[eliminated_agents] = [(o.final_scores, o.steps) for o in result.outcomes], [r.actions for r in records]
+        for record in records:
+            env = record.make_env()
+            for _ in record.replay(env):  # raises unless it is the identical game
+                left_mid_game += True in env.game.eliminated and not env.game.is_terminal
+    assert games["stay"] == games["remove"]
+    assert left_mid_game
