@@ -20,6 +20,7 @@ from cardenv.envs.onefifty import raw_env as OneFiftyRawEnv
 from cardenv.games.onefifty import OneFiftyConfig
 from cardenv.games.onefifty.rules import OneFiftyState, Phase
 from cardenv.testing.aec import play_aec_game
+from cardenv.train.single_seat import SingleSeatEnv
 
 LEAVING_SEAT = 1
 
@@ -123,8 +124,9 @@ def test_the_wrapped_env_with_an_elimination_passes_api_test(eliminated_agents):
     ("kaboom_v0", {"num_players": 4, "elimination": True, "target_score": 60}),
 ])
 def test_both_ways_pay_every_agent_the_same(ruleset, options, reward_mode):
-    """R-17, K-19: a player who leaves gets from ``"stay"`` (once the game is over) what
-    ``"remove"`` (PettingZoo's dead step) gives it, for the same seed and actions."""
+    """R-17, K-19: for the same seed and actions, ``"stay"`` pays every agent what
+    ``"remove"`` (PettingZoo's dead step) pays it: the same ``env.rewards`` after every
+    move (an agent that was removed counts 0), so the same sums from ``last()``."""
     module = getattr(cardenv, ruleset)
     games_with_a_player_out = 0
     for seed in range(12):
@@ -132,6 +134,8 @@ def test_both_ways_pay_every_agent_the_same(ruleset, options, reward_mode):
         remove = play_aec_game(module.env(reward_mode=reward_mode, eliminated_agents="remove", **options), seed,
                                stay.moves)
         assert stay.rewards == pytest.approx(remove.rewards, abs=1e-9)
+        for after_stay, after_remove in zip(stay.step_rewards, remove.step_rewards, strict=True):
+            assert after_stay == pytest.approx({a: after_remove.get(a, 0.0) for a in after_stay}, abs=1e-9)
         assert stay.left_mid_game == remove.left_mid_game
         assert stay.selected_after_leaving == 0  # never selected again
         assert (remove.selected_after_leaving > 0) == remove.left_mid_game  # the dead steps
@@ -165,3 +169,23 @@ def test_tournaments_and_game_records_are_the_same_games_either_way():
                 left_mid_game += True in env.game.eliminated and not env.game.is_terminal
     assert games["stay"] == games["remove"]
     assert left_mid_game
+
+
+@pytest.mark.parametrize("eliminated_agents", ["stay", "remove"])
+def test_a_learner_who_leaves_gets_its_outcome_in_the_single_seat_view(eliminated_agents):
+    """K-19 with outcome rewards: the learner's episode ends as it leaves, so its -1 must
+    come then, whatever becomes of its agent afterwards."""
+    env = SingleSeatEnv("kaboom_v0", "random", {"num_players": 3, "elimination": True, "target_score": 30,
+                                                "reward_mode": "outcome", "eliminated_agents": eliminated_agents})
+    rng = np.random.default_rng(0)
+    returns_of_learners_who_left = []
+    for episode in range(12):
+        env.reset(seed=episode)
+        episode_return, done = 0.0, False
+        while not done:
+            _, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            episode_return += reward
+            done = terminated or truncated
+        if not env.env.game.is_terminal:
+            returns_of_learners_who_left.append(episode_return)
+    assert returns_of_learners_who_left and set(returns_of_learners_who_left) == {-1.0}

@@ -43,9 +43,9 @@ class CardGameEnv(AECEnv):
         render_omniscient: render every card face up instead of the current player's view.
         reward_mode: ``"points"``: at each round end every agent receives
             ``-reward_scale * points added``; ``"outcome"``: at game end +1 for every
-            winner (lowest total, ties included) and -1 for everyone else (with
-            ``eliminated_agents="remove"``, a player who leaves before the end gets its
-            -1 when it leaves).
+            winner (lowest total, ties included) and -1 for everyone else; in rulesets
+            where players are eliminated, a player who leaves before the end gets its -1
+            then.
         reward_scale: multiplier of the points in ``"points"`` mode (a finite number > 0).
         eliminated_agents: what becomes of the agent of a seat that leaves the game while
             the others play on (carte_v0; kaboom_v0 with ``elimination=True``).
@@ -55,6 +55,7 @@ class CardGameEnv(AECEnv):
             episode when the selected agent is done, or only once every agent is,
             plays whole games. ``"remove"``: PettingZoo's dead-step protocol: it is
             terminated at once, selected for one None step and removed from ``agents``.
+            ``rewards`` are the same, step by step, either way.
 
     Bad options raise TypeError (wrong type) or ValueError (right type, bad value) with a
     one-line message naming the option (see :mod:`cardenv.core.validation`); calls in the
@@ -171,6 +172,7 @@ class CardGameEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._agents_out: set[str] = set()  # agents whose seats have left the game (see _agents_leave)
         self._buffer_versions = [None] * len(self.possible_agents)
         self.agent_selection = self.possible_agents[self.game.current_player]
 
@@ -235,42 +237,46 @@ class CardGameEnv(AECEnv):
             for a in self.agents:
                 self.rewards[a] = -self.reward_scale * added[self.agent_name_mapping[a]]
         if state.is_terminal:
-            # Seats that left earlier and stayed in ``agents`` are done with everyone, and
-            # truncated with everyone when the game is: RLlib's PettingZoo wrapper ends an
-            # episode only when the agents done last are all terminated or all truncated.
-            # None of them is among the winners: in "outcome" mode they get their -1 here.
+            # Seats that left earlier and stayed in ``agents`` had their outcome as they
+            # left; they are done with everyone, and truncated with everyone when the game
+            # is: RLlib's PettingZoo wrapper ends an episode only when the agents done last
+            # are all terminated or all truncated.
             if self.reward_mode == "outcome":
                 winners = set(state.winners())
                 for a in self.agents:
-                    self.rewards[a] = 1.0 if self.agent_name_mapping[a] in winners else -1.0
+                    if a not in self._agents_out:
+                        self.rewards[a] = 1.0 if self.agent_name_mapping[a] in winners else -1.0
             done = self.truncations if state.is_truncated else self.terminations
             for a in self.agents:
                 done[a] = True
         else:
             self.agent_selection = self.possible_agents[state.current_player]
-            if self.eliminated_agents == "remove":
-                self._terminate_eliminated_agents()
+            self._agents_leave()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _terminate_eliminated_agents(self) -> None:
-        """With ``eliminated_agents="remove"``, agents whose seats left the game while it
-        goes on are terminated (in ``"outcome"`` mode with -1: they cannot win) and, by
-        PettingZoo's dead-step protocol, step once with None before they are removed from
-        ``agents``."""
+    def _agents_leave(self) -> None:
+        """Agents whose seats left the game while it goes on get their -1 now in
+        ``"outcome"`` mode (they cannot win; a single-seat learner's episode ends here).
+        With ``eliminated_agents="remove"`` they are terminated and, by PettingZoo's
+        dead-step protocol, step once with None before they are removed from ``agents``;
+        with ``"stay"`` they stay, never selected again."""
         eliminated = self.game.eliminated
         if True not in eliminated:  # every step of a game without eliminations
             return
         leaving = [a for a in self.agents
-                   if eliminated[self.agent_name_mapping[a]] and not self.terminations[a]]
+                   if eliminated[self.agent_name_mapping[a]] and a not in self._agents_out]
         if not leaving:
             return
-        for a in leaving:
-            self.terminations[a] = True
-            if self.reward_mode == "outcome":
+        self._agents_out.update(leaving)
+        if self.reward_mode == "outcome":
+            for a in leaving:
                 self.rewards[a] = -1.0
-        self._deads_step_first()
+        if self.eliminated_agents == "remove":
+            for a in leaving:
+                self.terminations[a] = True
+            self._deads_step_first()
 
     def step_done_agents(self) -> None:
         """Step every done agent that is selected with None (PettingZoo's dead-step

@@ -16,6 +16,8 @@ Move = tuple[str, int]  # (agent, action)
 class AECGame:
     moves: list[Move]
     rewards: dict[str, float]  # each agent's summed rewards, as ``last()`` paid them
+    # ``env.rewards`` after each move (what clients that read every seat's rewards sum)
+    step_rewards: list[dict[str, float]]
     left_mid_game: bool  # a seat left the game while it went on
     # Times the selected agent was one whose seat had left while the game went on
     # (PettingZoo's dead step of ``eliminated_agents="remove"``).
@@ -34,6 +36,7 @@ def play_aec_game(env: AECEnv, seed: int, moves: list[Move] | None = None,
     pending = None if moves is None else iter(moves)
     played: list[Move] = []
     rewards = dict.fromkeys(env.possible_agents, 0.0)
+    step_rewards = []
     left_mid_game, selected_after_leaving = False, 0
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, _ = env.last()
@@ -52,8 +55,9 @@ def play_aec_game(env: AECEnv, seed: int, moves: list[Move] | None = None,
             action = move[1]
         played.append((agent, action))
         env.step(action)
+        step_rewards.append(dict(env.rewards))
         left_mid_game |= True in game.eliminated and not game.is_terminal
     assert game.is_terminal
     if pending is not None:
         assert next(pending, None) is None, f"seed {seed}: the moves go on after the game's end ({len(played)})"
-    return AECGame(played, rewards, left_mid_game, selected_after_leaving)
+    return AECGame(played, rewards, step_rewards, left_mid_game, selected_after_leaving)
