@@ -145,6 +145,9 @@ CONSTRUCTOR_CASES = [
     ("reward_scale", -1.0, ValueError),
     ("reward_scale", "0.01", TypeError),
     ("reward_scale", True, TypeError),
+    ("eliminated_agents", "kept", ValueError),
+    ("eliminated_agents", None, TypeError),
+    ("eliminated_agents", True, TypeError),
 ]
 CUT_CONSTRUCTOR_CASES = [
     ("power_on_replace", "yes", TypeError),

@@ -162,10 +162,12 @@ def test_resampling_changes_no_observation_or_mask(memory):
 
 
 # --- eliminations and rewards ----------------------------------------------------------------
-def test_an_eliminated_player_leaves_and_the_others_play_on():
-    """R-17: a player at 0 or below is out: terminated, one None step, removed; the game
-    goes on with the others (R-18)."""
-    env = carte_v0.raw_env(num_players=3)
+@pytest.mark.parametrize("eliminated_agents", ["stay", "remove"])
+def test_an_eliminated_player_leaves_and_the_others_play_on(eliminated_agents):
+    """R-17: a player at 0 or below is out; the game goes on with the others (R-18). Its
+    agent stays, never selected again, or (``"remove"``) is terminated, steps once with
+    None and is removed."""
+    env = carte_v0.raw_env(num_players=3, eliminated_agents=eliminated_agents)
     env.reset(seed=0, options={"hands": [["5H", "6H", "7H", "9C"], ["KS", "KH", "AD"], ["2D", "3D", "4C"]],
                                "draw_pile": ["3S", "5S", "6S", "8H"], "starter": 0, "scores": [100, 80, 2]})
     for name in ("draw stock", "select 5H", "select 6H", "select 7H", "put down", "say carte", "discard 9C",
@@ -173,11 +175,16 @@ def test_an_eliminated_player_leaves_and_the_others_play_on():
                  "discard 3S"):
         env.step(env.action_from_name(name))
     assert env.game.eliminated == [False, False, True] and not env.game.is_terminal
-    assert env.agent_selection == "player_2" and env.terminations["player_2"]
     assert env.rewards["player_2"] == pytest.approx(-0.13)  # lost 3D 4C 6S = 13 points, scaled by 0.01
     assert env.rewards["player_1"] == pytest.approx(-0.30)  # KH AD 5S
-    env.step(None)
-    assert env.agents == ["player_0", "player_1"]
+    if eliminated_agents == "remove":
+        assert env.agent_selection == "player_2" and env.terminations["player_2"]
+        env.step(None)
+        assert env.agents == ["player_0", "player_1"]
+    else:
+        assert env.agent_selection != "player_2" and not env.terminations["player_2"]
+        assert env.agents == ["player_0", "player_1", "player_2"]
+        assert env._cumulative_rewards["player_2"] == pytest.approx(-0.13)  # what last() gives it at the end
     assert env.game.table.hands[2] == []  # not dealt in again
 
 

@@ -28,6 +28,8 @@ def test_api_long_games_and_elimination():
     # A low target and a short turn cap cross many rounds; with elimination agents leave.
     api_test(kaboom_v0.env(target_score=40, max_turns_per_round=30), num_cycles=500)
     api_test(kaboom_v0.env(num_players=5, target_score=30, elimination=True), num_cycles=1000)
+    api_test(kaboom_v0.env(num_players=5, target_score=30, elimination=True, eliminated_agents="remove"),
+             num_cycles=1000)
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 8])
@@ -105,25 +107,36 @@ def test_outcome_rewards():
     assert totals == {f"player_{p}": (1.0 if p in winners else -1.0) for p in range(4)}
 
 
+@pytest.mark.parametrize("eliminated_agents", ["stay", "remove"])
 @pytest.mark.parametrize("reward_mode", ["points", "outcome"])
-def test_k19_elimination_removes_an_agent_mid_episode(reward_mode):
-    env = kaboom_v0.env(num_players=4, elimination=True, target_score=60, reward_mode=reward_mode)
+def test_k19_elimination_takes_an_agent_out_mid_episode(reward_mode, eliminated_agents):
+    """K-19: the agent of a player who leaves is never selected to act again; it stays in
+    ``agents`` until the end, or (``"remove"``) steps once with None and is removed."""
+    env = kaboom_v0.env(num_players=4, elimination=True, target_score=60, reward_mode=reward_mode,
+                        eliminated_agents=eliminated_agents)
     env.reset(seed=2)
+    game = env.unwrapped.game
     chooser = np.random.default_rng(3)
     removed_while_on = []
+    someone_out_while_on = False
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         totals[agent] += reward
-        if terminated and not env.unwrapped.game.is_terminal:
+        out_while_on = [a for a in env.possible_agents if game.eliminated[env.unwrapped.seat_of(a)]
+                        and not game.is_terminal]
+        someone_out_while_on |= bool(out_while_on)
+        if eliminated_agents == "stay":
+            assert agent not in out_while_on and set(out_while_on) <= set(env.agents)
+        elif terminated and not game.is_terminal:
             removed_while_on.append(agent)
-            assert env.unwrapped.game.eliminated[env.unwrapped.agent_name_mapping[agent]]
+            assert agent in out_while_on
         action = None if terminated or truncated else int(chooser.choice(np.flatnonzero(obs["action_mask"])))
         env.step(action)
         if agent in removed_while_on:
             assert agent not in env.agents
-    game = env.unwrapped.game
-    assert removed_while_on, "someone left while the game went on"
+    assert someone_out_while_on, "someone left while the game went on"
+    assert bool(removed_while_on) == (eliminated_agents == "remove")
     assert game.is_terminal and len(game.seats_in_play()) <= 1
     if reward_mode == "outcome":
         assert totals == {f"player_{p}": (1.0 if p in game.winners() else -1.0) for p in range(4)}
@@ -190,15 +203,19 @@ def test_docs_tables_are_generated_from_the_code_and_cite_every_rule():
         assert f"K-{rule:02d}" in text
 
 
-@pytest.mark.parametrize("elimination", [False, True])
-def test_single_seat_training_view(elimination):
+ELIMINATION = {"elimination": True, "target_score": 30}
+
+
+@pytest.mark.parametrize("kwargs", [{}, ELIMINATION, {**ELIMINATION, "eliminated_agents": "remove"}],
+                         ids=["no elimination", "elimination", "elimination, agents removed"])
+def test_single_seat_training_view(kwargs):
     """What ``cardenv train kaboom_v0`` trains on: Gymnasium's checks pass, and with
-    elimination a learner that leaves the game ends its episode (K-19)."""
+    elimination a learner that leaves the game ends its episode (K-19), whatever becomes
+    of the agents that leave."""
     from gymnasium.utils.env_checker import check_env
 
     from cardenv.train import SingleSeatEnv
 
-    kwargs = {"elimination": True, "target_score": 30} if elimination else {}
     check_env(SingleSeatEnv("kaboom_v0", "random_no_call", kwargs), skip_render_check=True)
     env = SingleSeatEnv("kaboom_v0", "random", kwargs)
     rng = np.random.default_rng(0)
@@ -213,4 +230,4 @@ def test_single_seat_training_view(elimination):
         state = env.env.game
         assert state.is_terminal or state.eliminated[env.learner_seat]
         left_early += not state.is_terminal
-    assert (left_early > 0) == elimination
+    assert (left_early > 0) == kwargs.get("elimination", False)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+import cardenv
 from cardenv.cli import main
+from cardenv.testing.aec import play_aec_game
 
 # Ray is imported inside the tests: a run without the rllib extra collects this module and
 # deselects it (pyproject's addopts); CI runs it in the venv that has Ray (pytest -m ray).
@@ -67,3 +70,38 @@ def test_one_policy_per_seat(local_cluster, tmp_path, capsys):
                  "--no-progress"]) == 0
     with pytest.raises(ValueError, match="policies must be one of shared, per_seat"):
         ppo_config("onefifty_v0", policies="league")
+
+
+@pytest.mark.parametrize("eliminated_agents", ["stay", "remove"])
+@pytest.mark.parametrize("ruleset, options", [
+    ("carte_v0", {"num_players": 3, "starting_score": 60, "max_turns_per_round": 20}),
+    ("kaboom_v0", {"num_players": 3, "elimination": True}),
+])
+def test_rllib_env_plays_whole_games_in_which_players_leave(ruleset, options, eliminated_agents):
+    """R-17, K-19: RLlib's PettingZoo wrapper ends each episode at the game's end, and
+    pays every agent what a plain ``env()`` loop pays it, whatever becomes of the agents
+    of players who leave."""
+    from cardenv.adapters.rllib import make_env
+
+    options = {**options, "eliminated_agents": eliminated_agents}
+    env = make_env(ruleset, options)
+    rng = np.random.default_rng(0)
+    games_with_a_player_out = 0
+    for seed in range(10):
+        observations, _ = env.reset(seed=seed)
+        moves, rewards = [], dict.fromkeys(env.possible_agents, 0.0)
+        while True:
+            acting = [a for a in observations if observations[a]["action_mask"].any()]
+            assert len(acting) == 1
+            agent = acting[0]
+            action = int(rng.choice(np.flatnonzero(observations[agent]["action_mask"])))
+            moves.append((agent, action))
+            observations, step_rewards, terminated, truncated, _ = env.step({agent: action})
+            for a, reward in step_rewards.items():
+                rewards[a] += reward
+            if terminated["__all__"] or truncated["__all__"]:
+                break
+        game = play_aec_game(getattr(cardenv, ruleset).env(**options), seed, moves)
+        assert rewards == pytest.approx(game.rewards, abs=1e-9)
+        games_with_a_player_out += game.left_mid_game
+    assert games_with_a_player_out >= 3

@@ -23,6 +23,8 @@ from cardenv.core import validation
 from cardenv.games.base import CardGameState, IllegalActionError, copy_generator
 
 REWARD_MODES = ("points", "outcome")
+# What becomes of the agent of a seat that leaves the game while the others play on.
+ELIMINATED_AGENTS_MODES = ("stay", "remove")
 
 
 class UnknownAgentError(KeyError):
@@ -44,8 +46,17 @@ class CardGameEnv(AECEnv):
             ``-reward_scale * points added``; ``"outcome"``: at game end +1 for every
             winner (lowest total, ties included) and -1 for everyone else; in rulesets
             where players are eliminated, a player who leaves before the end gets its -1
-            then, is terminated and is removed from ``agents`` after one None step.
+            then.
         reward_scale: multiplier of the points in ``"points"`` mode (a finite number > 0).
+        eliminated_agents: what becomes of the agent of a seat that leaves the game while
+            the others play on (carte_v0; kaboom_v0 with ``elimination=True``).
+            ``"stay"`` (default): it stays in ``agents``, not terminated, and is never
+            selected again; at the game's end it is done with everyone and its rewards
+            since its last action reach it in ``last()``. Every client that ends an
+            episode when the selected agent is done, or only once every agent is,
+            plays whole games. ``"remove"``: PettingZoo's dead-step protocol: it is
+            terminated at once, selected for one None step and removed from ``agents``.
+            ``rewards`` are the same, step by step, either way.
 
     Bad options raise TypeError (wrong type) or ValueError (right type, bad value) with a
     one-line message naming the option (see :mod:`cardenv.core.validation`); calls in the
@@ -66,6 +77,7 @@ class CardGameEnv(AECEnv):
         render_omniscient: bool = False,
         reward_mode: str = "points",
         reward_scale: float = 0.01,
+        eliminated_agents: str = "stay",
         **config: Any,
     ):
         super().__init__()
@@ -75,11 +87,13 @@ class CardGameEnv(AECEnv):
         render_omniscient = validation.boolean("render_omniscient", render_omniscient)
         reward_mode = validation.choice("reward_mode", reward_mode, REWARD_MODES)
         reward_scale = validation.real("reward_scale", reward_scale, 0, low_inclusive=False)
+        eliminated_agents = validation.choice("eliminated_agents", eliminated_agents, ELIMINATED_AGENTS_MODES)
         self.config = self.config_class(**config)
         self.render_mode = render_mode
         self.render_omniscient = render_omniscient
         self.reward_mode = reward_mode
         self.reward_scale = reward_scale
+        self.eliminated_agents = eliminated_agents
         self.observer = self.observer_class(self.config)
         self.layout = self.observer.layout
         n = self.config.num_players
@@ -107,7 +121,7 @@ class CardGameEnv(AECEnv):
     @classmethod
     def option_names(cls) -> list[str]:
         """Every keyword the constructor accepts: the env's own, then the ruleset's."""
-        own = ["render_mode", "render_omniscient", "reward_mode", "reward_scale"]
+        own = ["render_mode", "render_omniscient", "reward_mode", "reward_scale", "eliminated_agents"]
         return own + cls.config_class.option_names()
 
     # Each looks ``agent`` up in its dict directly (action_space runs on every step, in the
@@ -162,6 +176,7 @@ class CardGameEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._agents_out: set[str] = set()  # agents whose seats have left the game (see _agents_leave)
         self._buffer_versions = [None] * len(self.possible_agents)
         self.agent_selection = self.possible_agents[self.game.current_player]
 
@@ -226,41 +241,52 @@ class CardGameEnv(AECEnv):
             for a in self.agents:
                 self.rewards[a] = -self.reward_scale * added[self.agent_name_mapping[a]]
         if state.is_terminal:
+            # Seats that left earlier and stayed in ``agents`` had their outcome as they
+            # left; they are done with everyone, and truncated with everyone when the game
+            # is: RLlib's PettingZoo wrapper ends an episode only when the agents done last
+            # are all terminated or all truncated.
             if self.reward_mode == "outcome":
                 winners = set(state.winners())
                 for a in self.agents:
-                    self.rewards[a] = 1.0 if self.agent_name_mapping[a] in winners else -1.0
+                    if a not in self._agents_out:
+                        self.rewards[a] = 1.0 if self.agent_name_mapping[a] in winners else -1.0
             done = self.truncations if state.is_truncated else self.terminations
             for a in self.agents:
                 done[a] = True
         else:
             self.agent_selection = self.possible_agents[state.current_player]
-            self._terminate_eliminated_agents()
+            self._agents_leave()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _terminate_eliminated_agents(self) -> None:
-        """Agents whose seats left the game while it goes on are terminated (in
-        ``"outcome"`` mode with -1: they cannot win) and, by PettingZoo's dead-step
-        protocol, step once with None before they are removed from ``agents``."""
+    def _agents_leave(self) -> None:
+        """Agents whose seats left the game while it goes on get their -1 now in
+        ``"outcome"`` mode (they cannot win; a single-seat learner's episode ends here).
+        With ``eliminated_agents="remove"`` they are terminated and, by PettingZoo's
+        dead-step protocol, step once with None before they are removed from ``agents``;
+        with ``"stay"`` they stay, never selected again."""
         eliminated = self.game.eliminated
         if True not in eliminated:  # every step of a game without eliminations
             return
         leaving = [a for a in self.agents
-                   if eliminated[self.agent_name_mapping[a]] and not self.terminations[a]]
+                   if eliminated[self.agent_name_mapping[a]] and a not in self._agents_out]
         if not leaving:
             return
-        for a in leaving:
-            self.terminations[a] = True
-            if self.reward_mode == "outcome":
+        self._agents_out.update(leaving)
+        if self.reward_mode == "outcome":
+            for a in leaving:
                 self.rewards[a] = -1.0
-        self._deads_step_first()
+        if self.eliminated_agents == "remove":
+            for a in leaving:
+                self.terminations[a] = True
+            self._deads_step_first()
 
     def step_done_agents(self) -> None:
         """Step every done agent that is selected with None (PettingZoo's dead-step
         protocol) while the game goes on. Runners that drive the engine's current player
-        call it after each step: a seat eliminated mid-game leaves this way."""
+        call it after each step: with ``eliminated_agents="remove"`` a seat eliminated
+        mid-game leaves this way (with ``"stay"`` there is nothing to step)."""
         while (self.agents and not self.game.is_terminal
                and (self.terminations[self.agent_selection] or self.truncations[self.agent_selection])):
             self.step(None)

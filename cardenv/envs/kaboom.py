@@ -12,8 +12,9 @@ class raw_env(CardGameEnv):
     Ruleset options: ``num_players`` (2–8, default 4), ``target_score`` (100),
     ``max_turns_per_round`` (200), ``single_round`` (False), ``memory``
     (``"perfect"`` or ``"none"``), ``elimination`` (False: the game ends when a total
-    reaches the target; True: a player who reaches it leaves the game, K-19, and its
-    agent is terminated while the others play on), ``max_hand_slots`` (8: a snap
+    reaches the target; True: a player who reaches it leaves the game, K-19, while
+    the others play on; what becomes of its agent is ``eliminated_agents``, see
+    :class:`~cardenv.envs.base.CardGameEnv`), ``max_hand_slots`` (8: a snap
     attempt is legal only while two penalty cards fit after the hand's last card, K-13),
     ``max_rounds`` (100: the episode is truncated after this many rounds; None for no
     limit), ``recent_events`` (8).

@@ -155,8 +155,9 @@ class SingleSeatEnv(gym.Env):
 
     def _play_others(self) -> float:
         """Let the other seats act until the learner is to act, has left the game or the
-        game is over; return the learner's rewards from those steps. Agents of seats that
-        left the game take their one None step (PettingZoo's dead-step protocol)."""
+        game is over; return the learner's rewards from those steps. With
+        ``eliminated_agents="remove"``, agents of seats that left the game take their one
+        None step (PettingZoo's dead-step protocol)."""
         env, state = self.env, self.env.game
         learner = env.possible_agents[self.learner_seat]
         reward = 0.0
