@@ -548,12 +548,37 @@ def test_k19_a_player_at_the_target_leaves_and_the_others_play_on():
     assert not state.is_terminal and state.eliminated == [True, False, False]
     assert [e.player for e in state.events if e.kind == "out"] == [0]
     assert state.table.hands[0] == [] and [len(h) for h in state.table.hands[1:]] == [4, 4]  # no cards dealt
-    assert state.starter == state.current_player == 1  # K-09: the next seat in play
+    # K-09: the dealer (player 2, the seat before the first starter) moves to the next
+    # seat in play, player 1, and the player after the dealer starts.
+    assert state.dealer == 1 and state.starter == state.current_player == 2
     # Nobody may touch the player who left, and the final lap counts only those in play.
     act(state, "call KABOOM")
     assert state.final_turns_left == 1
     v = observe(state, 1)
     assert v["out"].tolist() == [0, 0, 1]
+
+
+@pytest.mark.parametrize("num_players, dealer, gone, next_dealer, next_starter", [
+    (3, 2, [0], 1, 2),  # the starter left: the deal moves past it, and the dealer's neighbour starts
+    (4, 3, [0, 1], 2, 3),  # the starter and the seat after it left
+    (4, 3, [3], 0, 1),  # the dealer left
+    (4, 3, [1], 0, 2),  # the seat that would have started round 2 left
+])
+def test_k09_k19_the_deal_rotates_past_players_who_left(num_players, dealer, gone, next_dealer, next_starter):
+    """K-09 with K-19: the dealer moves one seat clockwise skipping players who left, and
+    the player after the dealer starts, whoever started the round before."""
+    starter = (dealer + 1) % num_players
+    hands = [[f"9{'SCDH'[p]}"] if p in gone else [f"{p + 2}H"] for p in range(num_players)]
+    state = new_game(hands, draw=["AC", "AD", "2C", "3C"], starter=starter, elimination=True, target_score=100)
+    state.scores = [95 if p in gone else 0 for p in range(num_players)]
+    assert state.dealer == dealer
+    while state.round_index == 0:
+        act(state, "call KABOOM" if state.current_player == starter else "draw")
+        if state.phase == Phase.DRAWN:
+            act(state, "discard drawn")
+        pass_window(state)
+    assert [p for p in range(num_players) if state.eliminated[p]] == gone
+    assert state.dealer == next_dealer and state.starter == state.current_player == next_starter
 
 
 def test_k19_the_last_player_left_wins_and_ranks_follow_the_order_of_leaving():

@@ -221,6 +221,7 @@ class RoundGameState:
         # Seats that have left the game for good (an elimination variant); they take no
         # more turns and their agents leave the env.
         self.eliminated = [False] * self.num_players
+        self.dealer = 0  # see ``_next_dealer_and_starter``
         # A fresh token after every change: caches (the mask here, observations in the
         # env) are valid only for the token they were built for. Tokens are objects, not
         # clock values, so two states (a clone and its original, a rewound branch) never
@@ -271,6 +272,21 @@ class RoundGameState:
             if not self.eliminated[candidate]:
                 return candidate
         raise RuntimeError("every seat has been eliminated; the game should have ended")
+
+    def _next_dealer_and_starter(self, layout: dict | None) -> int:
+        """Move the deal on for a new round and return the seat that starts it, for the
+        rulesets whose deal rotates: round 1's dealer is random (seeded); each later round
+        the dealer is the next seat clockwise still in play, and the seat in play after
+        the dealer starts. A scenario's ``starter`` starts round 1, dealt by the seat
+        before it."""
+        if layout and "starter" in layout:
+            self.dealer = (layout["starter"] - 1) % self.num_players
+            return layout["starter"]
+        if self.round_index == 0:
+            self.dealer = int(self.rng.integers(self.num_players))
+        else:
+            self.dealer = self.next_seat_in_play(self.dealer)
+        return self.next_seat_in_play(self.dealer)
 
     def seats_in_play(self) -> list[int]:
         """The seats not eliminated, in seat order."""

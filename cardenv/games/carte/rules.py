@@ -158,7 +158,6 @@ class CarteState(RoundGameState):
         super().__init__(config, double_deck_with_jokers(), rng)
         self.scores = [config.starting_score] * self.num_players
         self.out_in_round: list[int | None] = [None] * self.num_players
-        self.dealer = 0
         self._reset_round_fields()
         self._start_round(self._scenario(options))
 
@@ -271,17 +270,7 @@ class CarteState(RoundGameState):
         for p in range(self.num_players):
             table.knowledge.reveal(p, table.hands[p])
         self._index_cards()
-        # R-04: round 1's dealer is random; then the deal moves one seat clockwise,
-        # skipping the players who are out; the player after the dealer starts.
-        if layout and "starter" in layout:
-            starter = layout["starter"]
-            self.dealer = (starter - 1) % self.num_players
-        else:
-            if self.round_index == 0:
-                self.dealer = int(self.rng.integers(self.num_players))
-            else:
-                self.dealer = self.next_seat_in_play(self.dealer)
-            starter = self.next_seat_in_play(self.dealer)
+        starter = self._next_dealer_and_starter(layout)  # R-04
         self.log("start", starter, text=f"starts round {self.round_index + 1}")
         self._start_go(starter)
 

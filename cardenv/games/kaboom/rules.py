@@ -161,7 +161,6 @@ class KaboomState(CardGameState):
     def __init__(self, config: KaboomConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
         super().__init__(config, deck_with_jokers(), rng)
-        self.starter = 0
         # K-19: the round in which each eliminated player went out (ranks follow it).
         self.out_in_round: list[int | None] = [None] * self.num_players
         self._reset_round_fields()
@@ -195,14 +194,10 @@ class KaboomState(CardGameState):
     # --- rounds ---------------------------------------------------------------------
     def _start_round(self, layout: dict | None) -> None:
         self._deal_round(layout)  # K-09
-        previous_starter = self.starter
         self._reset_round_fields()
-        if layout and "starter" in layout:
-            self.starter = layout["starter"]
-        elif self.round_index == 0:  # K-09: a random first dealer; the next player starts
-            self.starter = int(self.rng.integers(self.num_players))
-        else:  # K-09: the dealer, and so the starter, moves one seat clockwise
-            self.starter = self.next_seat_in_play(previous_starter)
+        # K-09, K-19: the deal rotates, not the start: the seat after the last starter is
+        # not the next starter when the last starter has left the game.
+        self.starter = self._next_dealer_and_starter(layout)
         self.turn_player = self.current_player = self.starter
         self.log("start", self.starter, text=f"starts round {self.round_index + 1}")
 
