@@ -20,7 +20,7 @@ import numpy as np
 
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
-from cardenv.core.cards import card_name, parse_card
+from cardenv.core.cards import card_name, card_name_accepted, parse_card
 from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.knowledge import MEMORY_MODELS
 from cardenv.core.scoring import lowest, shared_ranks
@@ -491,7 +491,8 @@ class CardGameState(RoundGameState):
         take its starting scores, and return the layout of the first round."""
         config = self.config
         layout = layout_from_options(options, self.num_players, max_hand_slots=config.max_hand_slots,
-                                     target_score=config.target_score)
+                                     score_bounds=(0, config.target_score - 1,
+                                                   f"below target_score={config.target_score}"))
         if layout and "scores" in layout:
             self.scores = list(layout["scores"])
         return layout
@@ -660,7 +661,7 @@ def layout_from_options(
     num_players: int,
     *,
     max_hand_slots: int | None = None,
-    target_score: int | None = None,
+    score_bounds: tuple[int, int, str],
 ) -> dict | None:
     """Check the scenario keys of ``reset(options=...)`` and parse them into card types.
 
@@ -668,9 +669,10 @@ def layout_from_options(
     (the top of the draw pile, top card first), ``discard_pile`` (bottom first),
     ``starter`` (seat) and ``scores`` (cumulative totals to start from, one per player).
     Unknown keys only warn (Gymnasium's convention). With ``max_hand_slots`` a hand may
-    hold at most that many cards; with ``target_score`` a score must be below it (a
-    total at the target would already have ended the game). Raises TypeError or
-    ValueError as :mod:`cardenv.core.validation` describes.
+    hold at most that many cards. A score must lie in ``score_bounds``, ``(lowest,
+    highest, why)``: the ruleset's range of totals a game in progress can have, and why
+    (its error message says both). Raises TypeError or ValueError as
+    :mod:`cardenv.core.validation` describes.
     """
     options = validation.mapping("options", options)
     if not options:
@@ -703,10 +705,9 @@ def layout_from_options(
                                                accepted=f"a seat, an integer from 0 to {num_players - 1}")
     if "scores" in options:
         scores = validation.sequence("scores", options["scores"], "integer totals, one per player", num_players)
-        high = None if target_score is None else target_score - 1
-        accepted = ("an integer of at least 0" if high is None
-                    else f"an integer from 0 to {high} (below target_score={target_score})")
-        layout["scores"] = [validation.integer(f"scores[{p}]", score, 0, high, accepted=accepted)
+        low, high, why = score_bounds
+        accepted = f"an integer from {low} to {high} ({why})"
+        layout["scores"] = [validation.integer(f"scores[{p}]", score, low, high, accepted=accepted)
                             for p, score in enumerate(scores)]
     return layout
 
@@ -717,11 +718,9 @@ def _scenario_cards(name: str, value: Any) -> list[int]:
     types = []
     for i, card in enumerate(cards):
         if not isinstance(card, str):
-            raise TypeError(f"{name}[{i}] must be a card name such as 'AS', '10H' or 'RJ', "
-                            f"got {validation.show(card)}")
+            raise TypeError(f"{name}[{i}] must be {card_name_accepted(card)}, got {validation.show(card)}")
         try:
             types.append(parse_card(card))
         except ValueError:
-            raise ValueError(f"{name}[{i}] must be a card name such as 'AS', '10H' or 'RJ', "
-                             f"got {validation.show(card)}") from None
+            raise ValueError(f"{name}[{i}] must be {card_name_accepted(card)}, got {validation.show(card)}") from None
     return types

@@ -247,12 +247,19 @@ class CarteState(RoundGameState):
 
     # --- scenario and rounds ----------------------------------------------------------
     def _scenario(self, options: dict | None) -> dict | None:
-        layout = layout_from_options(options, self.num_players)
+        start = self.config.starting_score
+        # a player on 0 or below is out, so a game in progress has totals from 1 up.
+        layout = layout_from_options(options, self.num_players,
+                                     score_bounds=(1, start, f"starting_score={start}"))
+        if layout and "hands" in layout:
+            in_hands = sum(map(len, layout["hands"]))
+            if in_hands >= DECK_SIZE:
+                # R-15 would end the round before its first go: no round to play.
+                raise ValueError(f"hands must leave a card for the stock or the pile, at most {DECK_SIZE - 1} "
+                                 f"cards in all (with neither the round ends before its first go, R-15), "
+                                 f"got {in_hands}")
         if layout and "scores" in layout:
-            start = self.config.starting_score
-            self.scores = [validation.integer(f"scores[{p}]", score, 1, start,
-                                              accepted=f"an integer from 1 to {start} (starting_score={start})")
-                           for p, score in enumerate(layout["scores"])]
+            self.scores = list(layout["scores"])
         return layout
 
     def _start_round(self, layout: dict | None) -> None:
