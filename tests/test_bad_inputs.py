@@ -42,6 +42,8 @@ HANDS = [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"], ["9S", "10S", "JS",
 # Cards that HANDS does not use, for piles and overlong hands.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SPARE = [f"{rank}{suit}" for suit in "DC" for rank in RANKS]
+# carte_v0's 108 cards (R-01).
+DOUBLE_DECK = [f"{rank}{suit}" for rank in RANKS for suit in "SHDC"] * 2 + ["RJ", "BJ"] * 2
 
 
 def with_hand(player: int, hand: Any) -> list:
@@ -239,6 +241,9 @@ RESET_CASES = [
     options_case("card 1S", ValueError, lambda c: {"hands": with_card(0, 1, "1S")}, lambda c: ("hands[0][1]", "'1S'")),
     options_case("card joker", ValueError, lambda c: {"hands": with_card(3, 0, "RJ")},
                  lambda c: ("hands[3][0]", "'RJ'")),
+    # carte_v0's actions and observations call both jokers JK; a scenario names cards.
+    options_case("card JK", ValueError, lambda c: {"hands": with_card(2, 0, "JK")},
+                 lambda c: ("hands[2][0]", "'JK'", "'RJ' (red)", "'BJ' (black)", "either colour")),
     options_case("card twice in hands", ValueError, lambda c: {"hands": with_card(1, 0, "AS")},
                  lambda c: ("hands[1][0]", "'AS'")),
     options_case("card twice, lower case", ValueError, lambda c: {"hands": with_card(2, 1, "as")},
@@ -280,9 +285,9 @@ RESET_CASES = [
     options_case("scores str", TypeError, lambda c: {"scores": "0 0 0 0"}, lambda c: ("scores", "'0 0 0 0'")),
     options_case("scores too few", ValueError, lambda c: {"scores": [0, 0, 0]}, lambda c: ("scores", "[0, 0, 0]")),
     options_case("scores too many", ValueError, lambda c: {"scores": [0] * 5}, lambda c: ("scores", "[0, 0, 0, 0, 0]")),
-    options_case("score float", TypeError, lambda c: {"scores": [10.7, 0, 0, 0]}, lambda c: ("scores[0]", "10.7")),
-    options_case("score str", TypeError, lambda c: {"scores": [0, "5", 0, 0]}, lambda c: ("scores[1]", "'5'")),
-    options_case("score bool", TypeError, lambda c: {"scores": [0, 0, True, 0]}, lambda c: ("scores[2]", "True")),
+    options_case("score float", TypeError, lambda c: {"scores": [10.7, 10, 10, 10]}, lambda c: ("scores[0]", "10.7")),
+    options_case("score str", TypeError, lambda c: {"scores": [10, "5", 10, 10]}, lambda c: ("scores[1]", "'5'")),
+    options_case("score bool", TypeError, lambda c: {"scores": [10, 10, True, 10]}, lambda c: ("scores[2]", "True")),
     options_case("score negative", ValueError, lambda c: {"scores": [0, 0, 0, -1]}, lambda c: ("scores[3]", "-1")),
     options_case("score at the target", ValueError, lambda c: {"scores": [c.target_score, 0, 0, 0]},
                  lambda c: ("scores[0]", repr(c.target_score), "target_score")),
@@ -306,7 +311,12 @@ SLOT_ONLY_RESET_CASES = ("card joker", "card twice in hands", "card twice, lower
 CARTE_RESET_CASES = [
     options_case("card three times", ValueError, lambda c: {"hands": with_card(1, 0, "AS"), "draw_pile": ["AS"]},
                  lambda c: ("draw_pile[0]", "'AS'", "has 2")),
-    options_case("score negative", ValueError, lambda c: {"scores": [10, 10, 10, -1]}, lambda c: ("scores[3]", "-1")),
+    options_case("score negative", ValueError, lambda c: {"scores": [10, 10, 10, -1]},
+                 lambda c: ("scores[3]", "-1", f"from 1 to {c.starting_score}")),
+    # R-15: without a stock or a pile the round would end before its first go.
+    options_case("the whole deck in hands", ValueError,
+                 lambda c: {"hands": [DOUBLE_DECK[p::NUM_PLAYERS] for p in range(NUM_PLAYERS)]},
+                 lambda c: ("hands", "at most 107", "got 108")),
     options_case("score zero", ValueError, lambda c: {"scores": [0, 10, 10, 10]},
                  lambda c: ("scores[0]", "0", "starting_score")),
     options_case("score above the start", ValueError, lambda c: {"scores": [10, c.starting_score + 1, 10, 10]},
@@ -341,18 +351,25 @@ def test_bad_first_reset_leaves_the_env_unreset(ruleset, case, make):
     assert_still_works(env)
 
 
+def aec_bookkeeping(env) -> tuple:
+    """Copies of what the AEC loop keeps besides the game."""
+    return (list(env.agents), dict(env.rewards), dict(env._cumulative_rewards), dict(env.terminations),
+            dict(env.truncations), {a: dict(i) for a, i in env.infos.items()})
+
+
 @pytest.mark.parametrize("ruleset, case", list(reset_cases()))
 def test_bad_reset_mid_game_changes_nothing(ruleset, case):
     env = RULESETS[ruleset].raw_env()
     env.reset(seed=3)
     play_random(env, 5)
     game, agent = env.game, env.agent_selection
+    bookkeeping = aec_bookkeeping(env)
     observation = env.observe(agent)["observation"]
     generator_state = env._np_random.bit_generator.state
     with pytest.raises(case.error) as err:
         env.reset(**case.arguments(CONFIGS[ruleset]))
     assert_clear(err, case.error, *case.culprits(CONFIGS[ruleset]))
-    assert env.game is game and env.agent_selection == agent
+    assert env.game is game and env.agent_selection == agent and aec_bookkeeping(env) == bookkeeping
     assert np.array_equal(env.observe(agent)["observation"], observation)
     assert env._np_random.bit_generator.state == generator_state
     play_random(env, 5)  # the game goes on

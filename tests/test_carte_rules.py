@@ -319,6 +319,34 @@ def test_pile_turned_over_once_then_the_round_ends():
     assert state.round_results[-1].reason == "the stock ran out again"
 
 
+DOUBLE_DECK = [r + s for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split() for s in "SHDC"] * 2 + ["RJ", "BJ"] * 2
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_r15_a_scenario_without_stock_and_pile_is_refused_and_changes_nothing(num_players):
+    """R-15: with the whole deck in hands the round would end before its first go (and be
+    scored inside reset()): such hands are refused in one line, and the env is left as it
+    was (its game, agents and rewards)."""
+    from cardenv import carte_v0
+
+    env = carte_v0.raw_env(num_players=num_players)
+    env.reset(seed=0)
+    game, agents, rewards = env.game, list(env.agents), dict(env.rewards)
+    hands = [DOUBLE_DECK[p::num_players] for p in range(num_players)]
+    with pytest.raises(ValueError, match=r"^hands must leave a card for the stock or the pile, at most 107 "
+                                         r"cards in all .*, got 108$"):
+        env.reset(seed=1, options={"hands": hands})
+    assert env.game is game and not game.is_terminal and env.agents == agents and env.rewards == rewards
+    assert env.agent_selection == f"player_{game.current_player}"
+
+
+def test_r15_a_scenario_with_a_pile_and_no_stock_turns_the_pile_over_first():
+    """R-15: one card left for the pile: the first go starts by turning it over."""
+    state = new_game([DOUBLE_DECK[1:54], DOUBLE_DECK[54:]], discard=DOUBLE_DECK[:1])
+    assert state.turnovers == 1 and state.table.discard_pile == [] and len(state.table.draw_pile) == 1
+    assert state.phase == Phase.DRAW and legal_names(state) == {"draw stock"}
+
+
 def test_round_ends_mid_penalty():
     """R-15: a catch that needs more cards than the stock holds after the turnover ends
     the round at once, with the cards taken so far in hand."""

@@ -68,6 +68,13 @@ def test_parse_errors_are_clear(bad):
         parse_card(bad)
 
 
+def test_jk_is_refused_naming_the_deck_jokers():
+    """JK names both jokers in carte_v0's actions and observations; a card is RJ or BJ."""
+    with pytest.raises(ValueError, match=r"^not a card name: 'jk'; expected .*'RJ' \(red\) or 'BJ' \(black\); "
+                                         r"'JK' names a joker of either colour"):
+        parse_card("jk")
+
+
 def test_parse_cards_propagates_errors():
     with pytest.raises(ValueError):
         parse_cards("AS 1H")

@@ -179,6 +179,21 @@ def test_swap_slots_moves_cards_and_knowledge_follows_the_card():
     table.check_every_card_once()
 
 
+def test_close_gaps_moves_the_later_cards_up_in_order_and_keeps_other_gaps():
+    table = fresh_table(num_players=2)
+    table.deal(6)
+    hand = table.hands[0]
+    a, b, c = hand[1], hand[3], hand[5]
+    for slot in (0, 2, 4):
+        table.discard_face_up(table.take_from_slot(0, slot))
+    # Close the gaps at 2 and 4; the one at 0 stays where it is.
+    assert table.close_gaps(0, [4, 2]) == [(3, 2), (5, 3)]
+    assert table.hands[0] == [EMPTY, a, b, c, EMPTY, EMPTY]
+    with pytest.raises(ValueError, match="not all empty"):
+        table.close_gaps(0, [1])
+    table.check_every_card_once()
+
+
 def test_arrange_lays_out_a_scenario():
     table = CardTable(standard_deck(), 3)
     rng = np.random.default_rng(0)

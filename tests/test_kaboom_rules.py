@@ -337,10 +337,11 @@ def test_k12_wrong_snap_costs_two_unseen_penalty_cards_at_the_end_of_the_hand():
 def test_k12_a_snap_chain_opens_a_new_window_after_every_success():
     hands = [["2S", "3S", "4S", "5S"], ["9S", "3H", "4H", "5H"], ["9D", "3D", "4D", "5D"]]
     state = new_game(hands, draw=["9H"])
-    act(state, "draw", "discard drawn", "decline power", "pass", "snap select own slot 0", "snap confirm", "pass")
+    act(state, "draw", "discard drawn", "decline power", "pass", "snap select own slot 0", "snap confirm", "pass",
+        "leave the gap")
     assert state.card_name(state.table.top_discard) == "9S" and state.phase == Phase.WINDOW
     assert state.window.players == [0, 1, 2]  # a new window for everyone, the snapper too
-    act(state, "pass", "pass", "snap select own slot 0", "snap confirm")
+    act(state, "pass", "pass", "snap select own slot 0", "snap confirm", "leave the gap")
     assert state.card_name(state.table.top_discard) == "9D" and state.phase == Phase.WINDOW
     pass_window(state)
     assert state.phase == Phase.TURN and state.current_player == 1
@@ -374,6 +375,61 @@ def test_k13_attempts_need_room_for_two_penalty_cards():
     act(state, "snap select own slot 0", "snap confirm")  # player 1's wrong snap
     assert len(state.table.hands[1]) == 6
     assert state.room_for_penalties(0) == 1
+
+
+def snapped_slot_0() -> KaboomState:
+    """Player 0 has just snapped 9S from slot 0 onto 9H (K-11); it knows 4S and 5S (K-09)."""
+    hands = [["9S", "3S", "4S", "5S"], ["2H", "3H", "4H", "5H"], ["2D", "3D", "4D", "5D"]]
+    state = new_game(hands, draw=["9H", "AC", "AD"])
+    act(state, "draw", "discard drawn", "decline power", "snap select own slot 0", "snap confirm", "pass", "pass")
+    return state
+
+
+def test_k13b_the_snapper_may_close_the_gap_and_the_cards_keep_what_is_known_of_them():
+    state = snapped_slot_0()
+    assert state.phase == Phase.SLIDE and state.current_player == 0 and state.window is None
+    assert legal_names(state) == {"close the gap", "leave the gap"}
+    for seat in range(3):  # public: the gap, in the snapper's row
+        gaps = observe(state, seat)["snap_gaps"]
+        assert gaps.sum() == 1 and gaps[(0 - seat) % 3, 0] == 1
+    assert state.room_for_penalties(0) == 4
+    act(state, "close the gap")
+    assert slot_names(state, 0) == ["3S", "4S", "5S", "--"]
+    assert knowers(state, 0, 1) == [0] and knowers(state, 0, 2) == [0] and knowers(state, 0, 0) == []
+    assert observe(state, 0)["slot_known"][0, :4].tolist() == [0, 1, 1, 0]  # 4S and 5S, one slot up
+    assert state.room_for_penalties(0) == 5  # K-13: the end of the hand moved up
+    slide = state.events[-1]
+    assert slide.kind == "slide" and slide.player == 0 and slide.places == ((0, 0), (0, 1), (0, 2), (0, 3))
+    assert observe(state, 1)["event_places"][0, 2, :4].tolist() == [1, 1, 1, 1]  # what moved, for all to see
+    # Then the snapped card opens its window (K-12), the snapper's included.
+    assert state.phase == Phase.WINDOW and state.card_name(state.window.trigger) == "9S"
+    assert state.window.players == [0, 1, 2] and observe(state, 1)["snap_gaps"].sum() == 0
+
+
+def test_k13b_leaving_the_gap_moves_nothing():
+    state = snapped_slot_0()
+    act(state, "leave the gap")
+    assert slot_names(state, 0) == ["--", "3S", "4S", "5S"] and knowers(state, 0, 2) == [0]
+    assert state.events[-1].kind == "snap" and state.phase == Phase.WINDOW
+
+
+def test_k13b_no_choice_when_no_own_card_lies_after_the_gap():
+    hands = [["3S", "4S", "5S", "9S"], ["2H", "3H", "4H", "5H"]]
+    state = new_game(hands, draw=["9H", "AC"])
+    act(state, "draw", "discard drawn", "decline power", "snap select own slot 3", "snap confirm", "pass")
+    assert slot_names(state, 0) == ["3S", "4S", "5S", "--"] and state.phase == Phase.WINDOW
+
+
+def test_k13b_a_multi_card_snap_closes_every_gap_it_made_and_penalties_go_after_the_last_card():
+    hands = [["2S", "9H", "4S", "9D", "7S"], ["2H", "3H", "4H", "5H"]]
+    state = new_game(hands, draw=["9C", "AC", "AD"])
+    act(state, "draw", "discard drawn", "decline power", "snap select own slot 1", "snap select own slot 3",
+        "snap confirm", "pass", "close the gap")
+    assert slot_names(state, 0) == ["2S", "4S", "7S", "--", "--"]
+    assert state.events[-1].places == ((0, 1), (0, 2), (0, 4))
+    # A wrong snap of player 0 in the next window: its penalty cards go after its last card.
+    act(state, "snap select own slot 0", "snap confirm", "pass")
+    assert slot_names(state, 0) == ["2S", "4S", "7S", "AC", "AD"]
 
 
 def test_k13a_a_player_emptied_by_snaps_plays_on_and_scores_zero():
@@ -548,12 +604,37 @@ def test_k19_a_player_at_the_target_leaves_and_the_others_play_on():
     assert not state.is_terminal and state.eliminated == [True, False, False]
     assert [e.player for e in state.events if e.kind == "out"] == [0]
     assert state.table.hands[0] == [] and [len(h) for h in state.table.hands[1:]] == [4, 4]  # no cards dealt
-    assert state.starter == state.current_player == 1  # K-09: the next seat in play
+    # K-09: the dealer (player 2, the seat before the first starter) moves to the next
+    # seat in play, player 1, and the player after the dealer starts.
+    assert state.dealer == 1 and state.starter == state.current_player == 2
     # Nobody may touch the player who left, and the final lap counts only those in play.
     act(state, "call KABOOM")
     assert state.final_turns_left == 1
     v = observe(state, 1)
     assert v["out"].tolist() == [0, 0, 1]
+
+
+@pytest.mark.parametrize("num_players, dealer, gone, next_dealer, next_starter", [
+    (3, 2, [0], 1, 2),  # the starter left: the deal moves past it, and the dealer's neighbour starts
+    (4, 3, [0, 1], 2, 3),  # the starter and the seat after it left
+    (4, 3, [3], 0, 1),  # the dealer left
+    (4, 3, [1], 0, 2),  # the seat that would have started round 2 left
+])
+def test_k09_k19_the_deal_rotates_past_players_who_left(num_players, dealer, gone, next_dealer, next_starter):
+    """K-09 with K-19: the dealer moves one seat clockwise skipping players who left, and
+    the player after the dealer starts, whoever started the round before."""
+    starter = (dealer + 1) % num_players
+    hands = [[f"9{'SCDH'[p]}"] if p in gone else [f"{p + 2}H"] for p in range(num_players)]
+    state = new_game(hands, draw=["AC", "AD", "2C", "3C"], starter=starter, elimination=True, target_score=100)
+    state.scores = [95 if p in gone else 0 for p in range(num_players)]
+    assert state.dealer == dealer
+    while state.round_index == 0:
+        act(state, "call KABOOM" if state.current_player == starter else "draw")
+        if state.phase == Phase.DRAWN:
+            act(state, "discard drawn")
+        pass_window(state)
+    assert [p for p in range(num_players) if state.eliminated[p]] == gone
+    assert state.dealer == next_dealer and state.starter == state.current_player == next_starter
 
 
 def test_k19_the_last_player_left_wins_and_ranks_follow_the_order_of_leaving():
@@ -579,8 +660,9 @@ WORKED_STEPS = [
     "snap select own slot 0", "snap confirm",  # player_0: 9S, never seen (right)
     "snap select own slot 2", "snap confirm",  # player_1: 9D, same colour (wrong)
     "pass",  # player_2
-    # 2. the window on 9S: player_1 snaps its shown 9D; then the window on 9D.
-    "pass", "snap select own slot 2", "snap confirm", "pass",
+    "leave the gap",  # player_0 (K-13b)
+    # 2. the window on 9S: player_1 snaps its shown 9D and closes the gap; then the window on 9D.
+    "pass", "snap select own slot 2", "snap confirm", "pass", "close the gap",
     "pass", "pass", "pass",
     # 3. player_1 puts AD in slot 1; 8C goes face up without power.
     "draw", "put drawn into slot 1", "pass", "pass", "pass",
@@ -600,7 +682,10 @@ def test_worked_example_in_the_docs_holds_whatever_the_resolution_order(seed):
     act(state, *WORKED_STEPS[:8])
     assert slot_names(state, 0) == ["--", "KH", "2C", "5D"]
     assert slot_names(state, 1) == ["QH", "8C", "9D", "AS", "4D", "AH"]
-    act(state, *WORKED_STEPS[8:])
+    act(state, *WORKED_STEPS[8:14])
+    assert slot_names(state, 1) == ["QH", "8C", "AS", "4D", "AH", "--"]
+    act(state, *WORKED_STEPS[14:])
     assert state.is_terminal
+    assert slot_names(state, 1) == ["QH", "7H", "AS", "4D", "AH", "--"]
     result = state.round_results[0]
     assert result.hand_totals == (5, 23, 24) and result.points_added == (-5, 23, 24) and result.callers == (0,)

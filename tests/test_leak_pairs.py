@@ -121,6 +121,38 @@ def test_no_leak_between_pairs_of_games_deeper(ruleset, num_players):
         assert_compared_enough(ruleset, num_players, stats, scale=2)
 
 
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+def test_no_leak_when_snappers_close_the_gap(memory):
+    """K-13b: closing the gap moves cards a seat may not know; random play snaps rightly
+    too seldom to reach it, so game A's player snaps every own card that qualifies (the
+    driver may look: both games play its actions) and always closes the gap."""
+    from cardenv.games.kaboom.rules import snaps_onto
+
+    closed = []
+
+    def snap_and_close(state: KaboomState, rng: np.random.Generator) -> int:
+        legal = state.legal_actions()
+        if state.phase == KaboomPhase.SLIDE:
+            closed.append(state.current_player)
+            return state.action_from_name("close the gap")
+        if state.phase == KaboomPhase.WINDOW:
+            top, table, p = state.table.type_of(state.window.trigger), state.table, state.current_player
+            for a in legal:
+                spec = state.action_table.specs[a]
+                if spec.kind == "snap_select" and snaps_onto(table.type_of(table.card_at(p, spec.slot)), top):
+                    return a
+            return state.action_from_name("snap confirm" if state.snap_selected else "pass")
+        return rarely_ending(state, rng)
+
+    config = KaboomConfig(num_players=3, memory=memory)
+    stats = LeakPairStats()
+    for seat in range(3):
+        stats += check_leak_pairs(lambda options, seed: KaboomState(config, np.random.default_rng(seed), options),
+                                  KaboomObserver(config), KaboomOracle(), seat, np.random.default_rng(40 + seat),
+                                  pairs=PAIRS, decision_pairs=0, choose=snap_and_close)
+    assert len(closed) >= 10 and stats.compared_steps >= 12 * PAIRS * 3, (len(closed), stats)
+
+
 def test_the_games_of_a_pair_differ_only_where_the_seat_cannot_see():
     """Both games hold the same cards; they differ somewhere, and never in the seat's
     bottom row (C-03) or on the discard pile."""

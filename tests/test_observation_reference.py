@@ -129,7 +129,7 @@ def kaboom_pieces(n: int, slots: int, omniscient: bool) -> list:
     window = ([("window_decided", (n,)), ("window_attempts", (n, slots))] if omniscient
               else [("window_decided", (1,))])
     return [("turn_player", (n,)), ("window_open", (1,)), *window, ("snap_selected", (slots,)),
-            ("power_slots", (n, slots)), ("frozen", (n,)), ("out", (n,))]
+            ("power_slots", (n, slots)), ("snap_gaps", (n, slots)), ("frozen", (n,)), ("out", (n,))]
 
 
 def fill_kaboom(ref: ReferenceObserver, state, observer: int | None, v: dict) -> None:
@@ -148,6 +148,8 @@ def fill_kaboom(ref: ReferenceObserver, state, observer: int | None, v: dict) ->
             v["snap_selected"][slot] = 1
     for seat, slot in state.power_picks:
         v["power_slots"][row(seat), slot] = 1
+    for slot in state.snap_gaps:  # K-13b: the snapper, deciding now, may close them
+        v["snap_gaps"][row(state.current_player), slot] = 1
     for caller in state.callers:  # K-14
         v["frozen"][row(caller)] = 1
     for seat in range(ref.n):  # K-19

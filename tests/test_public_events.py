@@ -75,6 +75,9 @@ PAIRS = [
      "K-05 a look at a card the looker already knew"),
     ("kaboom", "10H", ["draw", "discard drawn"],
      ["9/10: look at player +2 slot 2"], ["decline power"], "K-06 a look vs declined"),
+    ("kaboom", "9H",
+     ["draw", "discard drawn", "decline power", "pass", "snap select own slot 2", "snap confirm", "pass"],
+     ["close the gap"], ["leave the gap"], "K-13b a snapper that closed the gap vs left it"),
 ]
 
 

@@ -35,6 +35,10 @@ CARD_NAMES: tuple[str, ...] = tuple(
     [RANK_NAMES[t >> 2] + SUIT_NAMES[t & 3] for t in range(NUM_STANDARD_TYPES)] + ["RJ", "BJ"]
 )
 _TYPE_BY_NAME = {name: t for t, name in enumerate(CARD_NAMES)}
+EITHER_JOKER_NAME = "JK"
+"""A joker of either colour, where a ruleset plays the two alike (in carte_v0's action and
+observation names); a card of a deck is ``RJ`` or ``BJ``, never ``JK``."""
+CARD_NAME_ACCEPTED = "a card name such as 'AS', '10H' or 'KD', or a joker, 'RJ' (red) or 'BJ' (black)"
 
 RANK_OF = np.arange(NUM_CARD_TYPES, dtype=np.int64) >> 2
 """Rank index of every card type (13 for both jokers)."""
@@ -64,17 +68,25 @@ def card_name(card_type_code: int) -> str:
     return CARD_NAMES[card_type_code]
 
 
+def card_name_accepted(given: object) -> str:
+    """What a card name may be, for an error message about ``given``; for ``JK`` it adds
+    why that name is refused."""
+    if isinstance(given, str) and given.strip().upper() == EITHER_JOKER_NAME:
+        return (f"{CARD_NAME_ACCEPTED}; {EITHER_JOKER_NAME!r} names a joker of either colour in actions "
+                f"and observations where the two play alike, not a card of the deck")
+    return CARD_NAME_ACCEPTED
+
+
 def parse_card(name: str) -> int:
     """Type code of an ASCII card name such as ``10H``, ``qs`` or ``RJ``.
 
     Raises TypeError for a non-string and ValueError for a string that names no card."""
     if not isinstance(name, str):
-        raise TypeError(f"not a card name: {name!r} ({type(name).__name__}); "
-                        "a card name is a string such as 'AS', '10H', 'KD', 'RJ', 'BJ'")
+        raise TypeError(f"not a card name: {name!r} ({type(name).__name__}); expected {CARD_NAME_ACCEPTED}")
     try:
         return _TYPE_BY_NAME[name.strip().upper()]
     except KeyError:
-        raise ValueError(f"not a card name: {name!r} (expected e.g. 'AS', '10H', 'KD', 'RJ', 'BJ')") from None
+        raise ValueError(f"not a card name: {name!r}; expected {card_name_accepted(name)}") from None
 
 
 def parse_cards(names: str | Iterable[str]) -> list[int]:

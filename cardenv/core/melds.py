@@ -25,13 +25,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardenv.core.cards import NUM_STANDARD_RANKS, NUM_STANDARD_TYPES, NUM_SUITS, RANK_NAMES, SUIT_NAMES
+from cardenv.core.cards import (
+    EITHER_JOKER_NAME,
+    NUM_STANDARD_RANKS,
+    NUM_STANDARD_TYPES,
+    NUM_SUITS,
+    RANK_NAMES,
+    SUIT_NAMES,
+)
 
 JOKER = NUM_STANDARD_TYPES  # the one joker meld type
 NUM_MELD_TYPES = NUM_STANDARD_TYPES + 1
 NUM_POSITIONS = NUM_STANDARD_RANKS  # run positions 0..12 = 2..A
 MELD_TYPE_NAMES: tuple[str, ...] = tuple(
-    [RANK_NAMES[t >> 2] + SUIT_NAMES[t & 3] for t in range(NUM_STANDARD_TYPES)] + ["JK"]
+    [RANK_NAMES[t >> 2] + SUIT_NAMES[t & 3] for t in range(NUM_STANDARD_TYPES)] + [EITHER_JOKER_NAME]
 )
 
 

@@ -204,6 +204,19 @@ class CardTable:
         hand_a, hand_b = self.hands[player_a], self.hands[player_b]
         hand_a[slot_a], hand_b[slot_b] = hand_b[slot_b], hand_a[slot_a]
 
+    def close_gaps(self, player: int, gaps: Sequence[int]) -> list[tuple[int, int]]:
+        """Take the empty slots ``gaps`` out of the hand's row: the slots after them move
+        towards the start, in order, and as many empty slots end the hand (its length
+        stays). Returns ``(from slot, to slot)`` for every card that moved."""
+        hand = self.hands[player]
+        closed = set(gaps)
+        if any(hand[s] != EMPTY for s in closed):
+            raise ValueError(f"player {player}: slots {sorted(closed)} are not all empty")
+        kept = [s for s in range(len(hand)) if s not in closed]
+        moves = [(old, new) for new, old in enumerate(kept) if old != new and hand[old] != EMPTY]
+        hand[:] = [hand[s] for s in kept] + [EMPTY] * len(closed)
+        return moves
+
     # --- bookkeeping ------------------------------------------------------------------
     def locations(self) -> Iterator[tuple[str, int, int, int]]:
         """Every card's place as ``(zone, player, index, card)``; player -1 for piles, the

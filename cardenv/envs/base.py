@@ -168,6 +168,9 @@ class CardGameEnv(AECEnv):
         else:
             rng = copy_generator(self._np_random)
         game = self.state_class(self.config, rng, options)
+        # Read from the new game before anything of the env changes, so that nothing below
+        # can fail half-way through.
+        first_agent = self.possible_agents[game.current_player]
         self._np_random = rng
         self.game = game
         self.agents = self.possible_agents.copy()
@@ -178,7 +181,7 @@ class CardGameEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._agents_out: set[str] = set()  # agents whose seats have left the game (see _agents_leave)
         self._buffer_versions = [None] * len(self.possible_agents)
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        self.agent_selection = first_agent
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_game("observe()")

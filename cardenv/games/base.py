@@ -19,7 +19,7 @@ import numpy as np
 
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
-from cardenv.core.cards import card_name, parse_card
+from cardenv.core.cards import card_name, card_name_accepted, parse_card
 from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.knowledge import MEMORY_MODELS
 from cardenv.core.scoring import lowest, shared_ranks
@@ -227,6 +227,7 @@ class RoundGameState:
         # Seats that have left the game for good (an elimination variant); they take no
         # more turns and their agents leave the env.
         self.eliminated = [False] * self.num_players
+        self.dealer = 0  # see ``_next_dealer_and_starter``
         # A fresh token after every change: caches (the mask here, observations in the
         # env) are valid only for the token they were built for. Tokens are objects, not
         # clock values, so two states (a clone and its original, a rewound branch) never
@@ -277,6 +278,21 @@ class RoundGameState:
             if not self.eliminated[candidate]:
                 return candidate
         raise RuntimeError("every seat has been eliminated; the game should have ended")
+
+    def _next_dealer_and_starter(self, layout: dict | None) -> int:
+        """Move the deal on for a new round and return the seat that starts it, for the
+        rulesets whose deal rotates: round 1's dealer is random (seeded); each later round
+        the dealer is the next seat clockwise still in play, and the seat in play after
+        the dealer starts. A scenario's ``starter`` starts round 1, dealt by the seat
+        before it."""
+        if layout and "starter" in layout:
+            self.dealer = (layout["starter"] - 1) % self.num_players
+            return layout["starter"]
+        if self.round_index == 0:
+            self.dealer = int(self.rng.integers(self.num_players))
+        else:
+            self.dealer = self.next_seat_in_play(self.dealer)
+        return self.next_seat_in_play(self.dealer)
 
     def seats_in_play(self) -> list[int]:
         """The seats not eliminated, in seat order."""
@@ -501,7 +517,8 @@ class CardGameState(RoundGameState):
         take its starting scores, and return the layout of the first round."""
         config = self.config
         layout = layout_from_options(options, self.num_players, max_hand_slots=config.max_hand_slots,
-                                     target_score=config.target_score)
+                                     score_bounds=(0, config.target_score - 1,
+                                                   f"below target_score={config.target_score}"))
         if layout and "scores" in layout:
             self.scores = list(layout["scores"])
         return layout
@@ -671,17 +688,18 @@ def layout_from_options(
     num_players: int,
     *,
     max_hand_slots: int | None = None,
-    target_score: int | None = None,
+    score_bounds: tuple[int, int, str],
 ) -> dict | None:
     """Check the scenario keys of ``reset(options=...)`` and parse them into card types.
 
     Keys: ``hands`` (one list of card names per player, slot by slot), ``draw_pile``
     (the top of the draw pile, top card first), ``discard_pile`` (bottom first),
     ``starter`` (seat) and ``scores`` (cumulative totals to start from, one per player).
-    Any other key is a ValueError, except :data:`PROBE_KEYS`. With ``max_hand_slots`` a hand may
-    hold at most that many cards; with ``target_score`` a score must be below it (a
-    total at the target would already have ended the game). Raises TypeError or
-    ValueError as :mod:`cardenv.core.validation` describes.
+    Any other key is a ValueError, except :data:`PROBE_KEYS`. With ``max_hand_slots`` a
+    hand may hold at most that many cards. A score must lie in ``score_bounds``,
+    ``(lowest, highest, why)``: the ruleset's range of totals a game in progress can have,
+    and why (its error message says both). Raises TypeError or ValueError as
+    :mod:`cardenv.core.validation` describes.
     """
     options = validation.mapping("options", options)
     if not options:
@@ -714,10 +732,9 @@ def layout_from_options(
                                                accepted=f"a seat, an integer from 0 to {num_players - 1}")
     if "scores" in options:
         scores = validation.sequence("scores", options["scores"], "integer totals, one per player", num_players)
-        high = None if target_score is None else target_score - 1
-        accepted = ("an integer of at least 0" if high is None
-                    else f"an integer from 0 to {high} (below target_score={target_score})")
-        layout["scores"] = [validation.integer(f"scores[{p}]", score, 0, high, accepted=accepted)
+        low, high, why = score_bounds
+        accepted = f"an integer from {low} to {high} ({why})"
+        layout["scores"] = [validation.integer(f"scores[{p}]", score, low, high, accepted=accepted)
                             for p, score in enumerate(scores)]
     return layout
 
@@ -728,11 +745,9 @@ def _scenario_cards(name: str, value: Any) -> list[int]:
     types = []
     for i, card in enumerate(cards):
         if not isinstance(card, str):
-            raise TypeError(f"{name}[{i}] must be a card name such as 'AS', '10H' or 'RJ', "
-                            f"got {validation.show(card)}")
+            raise TypeError(f"{name}[{i}] must be {card_name_accepted(card)}, got {validation.show(card)}")
         try:
             types.append(parse_card(card))
         except ValueError:
-            raise ValueError(f"{name}[{i}] must be a card name such as 'AS', '10H' or 'RJ', "
-                             f"got {validation.show(card)}") from None
+            raise ValueError(f"{name}[{i}] must be {card_name_accepted(card)}, got {validation.show(card)}") from None
     return types

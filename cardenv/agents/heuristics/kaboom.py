@@ -14,7 +14,8 @@ added, since snaps need it. The decisions follow KABOOM's rules:
   the highest own card by a margin, gives a high card to the opponent who looks lowest,
   and otherwise leaves it;
 * snaps only with own cards it knows qualify (K-11: same rank, opposite colour) and
-  that are worth more than 0;
+  that are worth more than 0, and leaves the gap (K-13b): its memory is by slot, and
+  its snaps are right, so it needs no room for penalty cards;
 * calls KABOOM when sampled deals of the unknown cards say calling pays under K-16
   (−10 for a caller strictly lowest, +10 per player it loses to).
 """
@@ -108,6 +109,8 @@ class KaboomHeuristic(OneFiftyHeuristic):
             return self._best(mask, "blind_target", lambda off, s: (values[off, s], s))
         if phase == Phase.KING_DECIDE:
             return self._king_decide(v, mask, own, known, values, totals)
+        if phase == Phase.SLIDE:
+            return at.id("leave_gap")
         return None
 
     def _red_six(self, phase, v, mask, values, totals):

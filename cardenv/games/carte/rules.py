@@ -169,7 +169,6 @@ and you take three cards."""
         super().__init__(config, double_deck_with_jokers(), rng)
         self.scores = [config.starting_score] * self.num_players
         self.out_in_round: list[int | None] = [None] * self.num_players
-        self.dealer = 0
         self._reset_round_fields()
         self._start_round(self._scenario(options))
 
@@ -259,12 +258,19 @@ and you take three cards."""
 
     # --- scenario and rounds ----------------------------------------------------------
     def _scenario(self, options: dict | None) -> dict | None:
-        layout = layout_from_options(options, self.num_players)
+        start = self.config.starting_score
+        # R-17: a player on 0 or below is out, so a game in progress has totals from 1 up.
+        layout = layout_from_options(options, self.num_players,
+                                     score_bounds=(1, start, f"starting_score={start}"))
+        if layout and "hands" in layout:
+            in_hands = sum(map(len, layout["hands"]))
+            if in_hands >= DECK_SIZE:
+                # R-15 would end the round before its first go: no round to play.
+                raise ValueError(f"hands must leave a card for the stock or the pile, at most {DECK_SIZE - 1} "
+                                 f"cards in all (with neither the round ends before its first go, R-15), "
+                                 f"got {in_hands}")
         if layout and "scores" in layout:
-            start = self.config.starting_score
-            self.scores = [validation.integer(f"scores[{p}]", score, 1, start,
-                                              accepted=f"an integer from 1 to {start} (starting_score={start})")
-                           for p, score in enumerate(layout["scores"])]
+            self.scores = list(layout["scores"])
         return layout
 
     def _start_round(self, layout: dict | None) -> None:
@@ -282,17 +288,7 @@ and you take three cards."""
         for p in range(self.num_players):
             table.knowledge.reveal(p, table.hands[p])
         self._index_cards()
-        # R-04: round 1's dealer is random; then the deal moves one seat clockwise,
-        # skipping the players who are out; the player after the dealer starts.
-        if layout and "starter" in layout:
-            starter = layout["starter"]
-            self.dealer = (starter - 1) % self.num_players
-        else:
-            if self.round_index == 0:
-                self.dealer = int(self.rng.integers(self.num_players))
-            else:
-                self.dealer = self.next_seat_in_play(self.dealer)
-            starter = self.next_seat_in_play(self.dealer)
+        starter = self._next_dealer_and_starter(layout)  # R-04
         self.log("start", starter, text=f"starts round {self.round_index + 1}")
         self._start_go(starter)
 

@@ -4,7 +4,8 @@ The shared pieces come from :class:`~cardenv.games.observation.TableObserver`, w
 colour turned on (snaps need the opposite colour, K-11; red Kings score −2, K-02; red
 and black 6s differ, K-03/K-04). KABOOM adds whose turn it is, the snap window, the
 slots a power has picked, the own slots selected for a snap, the frozen callers and the
-players out of the game. Of a snap window the observation says only that it is open and
+players out of the game, and the gap a successful snap left while its snapper decides
+whether to close it. Of a snap window the observation says only that it is open and
 whether the observer has decided: never what anyone else decided or is selecting.
 docs/kaboom.md's table is generated from this layout.
 """
@@ -55,6 +56,9 @@ class KaboomObserver(TableObserver):
         whose = "the acting player's" if omniscient else "own"
         layout.add("snap_selected", s, f"{whose} slots selected for the snap being built (K-11)")
         layout.add("power_slots", (n, s), "seat × slot: slots picked by the power in progress (public)")
+        layout.add("snap_gaps", (n, s),
+                   "seat × slot: the slots a successful snap emptied, while the snapper decides whether to "
+                   "close the gap (K-13b; public)")
         layout.add("frozen", n, "seat: 1 if it called KABOOM this round, freezing its cards (K-14)")
         layout.add("out", n, "seat: 1 if it has left the game (elimination variant, K-19)")
 
@@ -83,6 +87,10 @@ class KaboomObserver(TableObserver):
                 out[start + slot] = 1.0
         for seat, slot in state.power_picks:
             out[at["power_slots"] + row(seat, observer) * s + slot] = 1.0
+        if state.snap_gaps:  # only the snapper decides while there are gaps
+            start = at["snap_gaps"] + row(state.current_player, observer) * s
+            for slot in state.snap_gaps:
+                out[start + slot] = 1.0
         for caller in state.callers:
             out[at["frozen"] + row(caller, observer)] = 1.0
         if True in state.eliminated:

@@ -5,8 +5,9 @@ A pure state machine: :class:`KaboomState` with ``current_player``,
 
 Every decision is its own step of one flat action table: a turn (draw or call KABOOM),
 the drawn card (discard it or put it into a slot), each step of a power (pick a slot,
-pick a target, and for the black King take, leave or give), and every player's decision
-in a snap window (pass, or select own slots one by one and confirm).
+pick a target, and for the black King take, leave or give), every player's decision
+in a snap window (pass, or select own slots one by one and confirm), and a successful
+snapper's decision to close the gap or leave it.
 
 Environment rules where the rules leave a choice (docs/kaboom.md explains them):
 
@@ -17,8 +18,12 @@ Environment rules where the rules leave a choice (docs/kaboom.md explains them):
 * K-12: every attempt is judged against the card that opened the window; the cards of a
   successful attempt go onto the pile in the order they were selected.
 * K-13: penalty cards go into the first slot after the hand's last card (an emptied slot
-  at the end of the hand is reused, a slot between cards never is), else a new slot.
+  at the end of the hand is reused, a slot between cards never is), else a new slot:
+  the rules' "either edge" is always the end, so no card already in a hand changes slot.
   An attempt is legal only while two such places fit within ``max_hand_slots``.
+* K-13b: the slide is one decision of the snapper, asked only when some own card lies
+  after the emptied slots: close the gap (the cards after it move up, in order) or leave
+  it; the next window opens after it.
 * K-14: the first caller's lap is the players in play other than the first caller;
   a later caller's call is their final turn.
 * K-19: when everyone still in play reaches the target in the same round, those with the
@@ -82,7 +87,8 @@ class Phase(IntEnum):
     KING_LOOK = 10  # black K: look at another player's slot, or decline (K-08)
     KING_DECIDE = 11  # black K: take it, leave it or give it to a third player (K-08)
     WINDOW = 12  # a snap window collects decisions (K-11, K-12)
-    GAME_OVER = 13
+    SLIDE = 13  # the successful snapper closes the gap or leaves it (K-13b)
+    GAME_OVER = 14
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,9 @@ def build_action_table(num_players: int, max_slots: int) -> ActionTable:
     table.add_slots("snap_select", "snap select own slot {slot}", max_slots,
                     "K-11: add own occupied slot to the snap being built")
     table.add("snap_confirm", "snap confirm", "K-12: snap the selected cards onto the discard pile")
+    table.add("close_gap", "close the gap",
+              "K-13b: after your snap, your cards after the emptied slots move up into them, in order")
+    table.add("leave_gap", "leave the gap", "K-13b: after your snap, your cards stay in their slots")
     return table
 
 
@@ -171,13 +180,12 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
     selection_kinds = frozenset({"snap_select"})
     event_kinds = CardGameState.event_kinds + (
         "black six", "red six", "look own", "look other", "blind swap", "king look", "king take", "king leave",
-        "king give", "decline", "snap", "wrong snap", "late snap", "out",
+        "king give", "decline", "snap", "wrong snap", "late snap", "out", "slide",
     )
 
     def __init__(self, config: KaboomConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
         super().__init__(config, deck_with_jokers(), rng)
-        self.starter = 0
         # K-19: the round in which each eliminated player went out (ranks follow it).
         self.out_in_round: list[int | None] = [None] * self.num_players
         self._reset_round_fields()
@@ -192,6 +200,7 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
         # The snap window: decisions are PASS or ((slot, card), ...) in selection order.
         self.window: ReactionWindow | None = None
         self.snap_selected: list[int] = []  # the deciding player's slots so far
+        self.snap_gaps: list[int] = []  # K-13b: the slots a successful snap emptied, while its snapper decides
 
     @property
     def reaction_window(self) -> ReactionWindow | None:
@@ -202,6 +211,7 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
         other.callers = self.callers.copy()
         other.power_picks = self.power_picks.copy()
         other.snap_selected = self.snap_selected.copy()
+        other.snap_gaps = self.snap_gaps.copy()
         other.out_in_round = self.out_in_round.copy()
 
     def is_frozen(self, player: int) -> bool:
@@ -211,14 +221,10 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
     # --- rounds ---------------------------------------------------------------------
     def _start_round(self, layout: dict | None) -> None:
         self._deal_round(layout)  # K-09
-        previous_starter = self.starter
         self._reset_round_fields()
-        if layout and "starter" in layout:
-            self.starter = layout["starter"]
-        elif self.round_index == 0:  # K-09: a random first dealer; the next player starts
-            self.starter = int(self.rng.integers(self.num_players))
-        else:  # K-09: the dealer, and so the starter, moves one seat clockwise
-            self.starter = self.next_seat_in_play(previous_starter)
+        # K-09, K-19: the deal rotates, not the start: the seat after the last starter is
+        # not the next starter when the last starter has left the game.
+        self.starter = self._next_dealer_and_starter(layout)
         self.turn_player = self.current_player = self.starter
         self.log("start", self.starter, text=f"starts round {self.round_index + 1}")
 
@@ -321,6 +327,9 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
             selected = self.snap_selected
             self._mask_own(mask, "snap_select", [s for s in self.own_slots(p) if s not in selected])
             mask[at.first("snap_confirm" if selected else "pass")] = 1
+        elif phase == Phase.SLIDE:
+            mask[at.first("close_gap")] = 1
+            mask[at.first("leave_gap")] = 1
         if phase in _OPTIONAL:
             mask[at.first("decline")] = 1
 
@@ -404,6 +413,8 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
         elif kind == "decline":
             self.log("decline", p, text="declines the power")
             self._end_power()
+        elif kind == "close_gap" or kind == "leave_gap":
+            self._slide(p, close=kind == "close_gap")
         else:  # pragma: no cover - the action table and this dispatch are built together
             raise AssertionError(kind)
 
@@ -498,6 +509,7 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
             qualifies = all(snaps_onto(table.type_of(c), top_type) for c in cards)
             if qualifies and not succeeded:
                 succeeded = True
+                snapper, gaps = player, slots
                 for s, card in attempt:
                     table.take_from_slot(player, s)
                     table.discard_face_up(card)
@@ -514,10 +526,26 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
                 if not self._take_penalty_card(player, self._place_penalty):  # K-15 may end the round
                     return
         self.window = None
-        if succeeded:  # K-12: the new top card opens a new window
-            self._open_window()
-        else:
+        if not succeeded:
             self._end_turn()
+        elif any(card != EMPTY for card in table.hands[snapper][min(gaps) + 1:]):
+            # K-13b: some own card could slide into the gap; the new window waits for the choice.
+            self.snap_gaps = gaps
+            self.phase = Phase.SLIDE
+            self.current_player = snapper
+        else:  # K-12: the new top card opens a new window
+            self._open_window()
+
+    def _slide(self, p: int, close: bool) -> None:
+        """K-13b: the snapper's cards after the gap move up into it, or stay; then the
+        snapped card opens its window (K-12)."""
+        if close:
+            moves = self.table.close_gaps(p, self.snap_gaps)
+            changed = sorted({slot for move in moves for slot in move})
+            self.log("slide", p, text="closes the gap: " + ", ".join(f"slot {a} to {b}" for a, b in moves),
+                     places=tuple((p, slot) for slot in changed))
+        self.snap_gaps = []
+        self._open_window()
 
     def _place_penalty(self, player: int, card: int) -> int:
         """K-13: into the first slot after the hand's last card."""
@@ -545,4 +573,6 @@ and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, la
             details.append(f"snap window on {self.card_name(self.window.trigger)}")
         if self.power_picks:
             details.append("picked " + ", ".join(f"player_{s} slot {t}" for s, t in self.power_picks))
+        if self.snap_gaps:
+            details.append(f"gap in slots {self.snap_gaps}")
         return details
