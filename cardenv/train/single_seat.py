@@ -11,9 +11,10 @@ always pairs the learner's observation with the learner's reward.)
 The learner's seat rotates per episode (episode ``e`` after a seeded reset uses seat
 ``e mod n``) unless ``seat`` is fixed. ``action_masks()`` serves sb3-contrib's
 MaskablePPO; once the episode is over it allows every action, for the one action a
-Gymnasium vector env asks for and discards before its next-step autoreset. An action outside the mask ends the episode (terminated) with
-``illegal_reward`` for the learner and ``info["illegal_action"]`` set — PettingZoo's
-classic convention, and what lets unmasked code (gymnasium's ``check_env``) run.
+Gymnasium vector env asks for and discards before its next-step autoreset. An action
+outside the mask ends the episode (terminated) with ``illegal_reward`` for the learner
+and ``info["illegal_action"]`` set — PettingZoo's classic convention, and what lets
+unmasked code (gymnasium's ``check_env``) run.
 
 With ``guide`` (an agent spec such as ``"heuristic"``, built by ``agent_factory`` like the
 opponents) the learner's observation ends with the one-hot of the action that agent
