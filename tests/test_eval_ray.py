@@ -21,8 +21,15 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.fixture
+def ray():
+    import ray
+
+    return ray
+
+
 # These two come before the tests that start a cluster in this process.
-def test_no_cluster_at_auto_is_one_line_with_exit_status_2(monkeypatch, capsys):
+def test_no_cluster_at_auto_is_one_line_with_exit_status_2(ray, monkeypatch, capsys):
     def no_cluster(**_):  # what ray.init(address="auto") raises when no cluster runs
         raise ConnectionError("Could not find any running Ray instance. Please specify the one to connect to by "
                               "setting `--address` flag or `RAY_ADDRESS` environment variable.")
@@ -35,7 +42,7 @@ def test_no_cluster_at_auto_is_one_line_with_exit_status_2(monkeypatch, capsys):
     assert "--ray auto: no Ray cluster at 'auto' (Could not find any running Ray instance)" in captured.err
 
 
-def test_nothing_listening_at_an_address_is_one_line_with_exit_status_2(monkeypatch, capsys):
+def test_nothing_listening_at_an_address_is_one_line_with_exit_status_2(ray, monkeypatch, capsys):
     def never(**_):  # Ray retries an unreachable address for minutes: never get there
         raise AssertionError("ray.init was called")
 
