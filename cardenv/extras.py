@@ -17,8 +17,16 @@ class MissingExtra(ImportError):
 def require_extra(extra: str, feature: str) -> None:
     """Raise :class:`MissingExtra` unless ``extra``'s module imports; ``feature`` names
     what needs it, as the user wrote it (``"agent 'rllib:ckpt'"``, ``"--ray"``)."""
+    name = EXTRA_MODULES[extra]
     try:
-        importlib.import_module(EXTRA_MODULES[extra])
+        module = importlib.import_module(name)
     except ImportError as error:
-        raise MissingExtra(f"{feature}: needs the {extra!r} extra, which is not installed ({error}): "
-                           f"pip install 'cardenv[{extra}]'") from None
+        reason = str(error)
+    else:
+        if getattr(module, "__file__", None) is not None:
+            return
+        # A folder of that name on the path (Ray's session folder /tmp/ray, when Python
+        # runs in /tmp) imports as an empty namespace package: not the installed library.
+        reason = f"{name!r} is only a folder, {list(module.__path__)[0]!r}"
+    raise MissingExtra(f"{feature}: needs the {extra!r} extra, which is not installed ({reason}): "
+                       f"pip install 'cardenv[{extra}]'")

@@ -4,6 +4,7 @@ saved games that replay, seats' views that show nothing hidden, ``--version`` an
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
@@ -235,3 +236,17 @@ def test_the_text_replay_names_the_players_choices_point_at(tmp_path, capsys):
     choices = [line for line in capsys.readouterr().out.splitlines() if " chooses: " in line]
     assert choices and not any("player +" in line for line in choices)
     assert any(re.search(r"player_\d \(\+\d\)", line) for line in choices)
+
+
+def test_a_folder_named_like_the_extras_module_is_no_extra(tmp_path, monkeypatch, capsys):
+    """Ray leaves a session folder /tmp/ray; `python -m cardenv` run in /tmp imports it as
+    an empty namespace package. That is not Ray: one line naming the extra, exit 2."""
+    (tmp_path / "ray").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ray", raising=False)
+    if importlib.util.find_spec("ray").origin is not None:  # pragma: no cover - Ray installed
+        pytest.skip("the installed Ray takes precedence over a namespace folder")
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--ray", "auto"]) == 2
+    captured = capsys.readouterr()
+    assert len(captured.err.strip().splitlines()) == 1
+    assert "needs the 'ray' extra" in captured.err and "is only a folder" in captured.err
