@@ -239,9 +239,8 @@ def _run_eval(args) -> int:
     if args.ray is not None:
         from cardenv.eval.distributed import connect
 
-        require_extra("ray", "--ray")
         try:
-            connect(args.ray)  # the tournament then plays on this Ray
+            connect(args.ray, "--ray")  # the tournament then plays on this Ray
         except ConnectionError as error:
             raise UsageError(f"--ray {args.ray}: {error}") from None
     report = sys.stderr if args.json == "-" else sys.stdout
@@ -366,7 +365,7 @@ def _run_replay(args) -> int:
             if viewer is None or seat == viewer:
                 show(f"player_{seat} chooses: {state.action_name_for(action, seat)}")
             show_new_events()
-            if args.step and not args.check_only and not state.is_terminal:
+            if args.step and not state.is_terminal:
                 print(state.render_text(viewer, state.config.memory, recent_events=0))
                 if input("[Enter: next, q: stop] ").strip().lower().startswith("q"):
                     return 0

@@ -18,14 +18,14 @@ import sys
 import time
 from pathlib import Path
 
-try:
-    import ray
+from cardenv.extras import MissingExtra
 
+try:
     from cardenv.adapters.rllib import ppo_config, write_metadata
-except ModuleNotFoundError as error:
-    print(f"{Path(__file__).name} needs the 'rllib' extra, which is not installed ({error}): "
-          f"pip install 'cardenv[rllib]'", file=sys.stderr)
+except MissingExtra as error:
+    print(f"{Path(__file__).name}: {error}", file=sys.stderr)
     raise SystemExit(2) from None
+import ray  # installed with the rllib extra
 
 from cardenv.cli import main as cardenv_main
 

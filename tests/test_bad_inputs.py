@@ -227,6 +227,10 @@ RESET_CASES = [
     ResetCase("options str", TypeError, lambda c: {"options": "starter=0"}, lambda c: ("options", "'starter=0'")),
     options_case("unknown key, a typo of hands", ValueError, lambda c: {"hand": HANDS},
                  lambda c: ("'hand'", "hands, draw_pile, discard_pile, starter, scores")),
+    options_case("scenario nested under 'options'", ValueError, lambda c: {"options": {"hands": HANDS}},
+                 lambda c: ("'options'", "hands, draw_pile, discard_pile, starter, scores")),
+    options_case("'options' beside a scenario key", ValueError, lambda c: {"options": 1, "starter": 0},
+                 lambda c: ("'options'", "hands, draw_pile, discard_pile, starter, scores")),
     # hands
     options_case("hands None", TypeError, lambda c: {"hands": None}, lambda c: ("hands", "None")),
     options_case("hands str", TypeError, lambda c: {"hands": "AS 2S"}, lambda c: ("hands", "'AS 2S'")),

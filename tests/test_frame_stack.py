@@ -109,7 +109,6 @@ def test_pettingzoo_api_and_seed_tests_pass_with_the_stack(ruleset):
     seed_test(lambda: FrameStackWrapper(module.env(num_players=3), NUM_FRAMES), num_cycles=100)
 
 
-@pytest.mark.filterwarnings("ignore:ignoring unknown reset options")  # the test resets with options={"options": 1}
 def test_pettingzoo_parallel_api_test_passes_with_the_stack():
     parallel_api_test(ParallelFrameStackWrapper(cardenv.kaboom_v0.parallel_env(num_players=3), NUM_FRAMES),
                       num_cycles=500)

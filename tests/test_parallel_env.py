@@ -40,7 +40,6 @@ def case(request):
     return request.param
 
 
-@pytest.mark.filterwarnings("ignore:ignoring unknown reset options")  # the test resets with options={"options": 1}
 def test_pettingzoo_parallel_api_test(case):
     parallel_api_test(parallel_env(*case), num_cycles=1000)
 

@@ -115,6 +115,20 @@ def test_choose_action_reads_action_ids_names_and_unique_prefixes():
     assert choose_action(legal, names.get, "12", 10) == "no action 12: your choices are 3, 7, 9"
 
 
+def test_an_action_answers_to_its_documented_name_too():
+    """Choices show players by name ("player_2 (+1)"); the action table's own name, as the
+    docs' tables write it, picks the same action."""
+    env = cardenv.kaboom_v0.raw_env(num_players=4)
+    env.reset(seed=0)
+    state, seat = env.game, 1
+    action = state.action_from_name("red 6: player +1 slot 0")
+    shown = state.action_name_for(action, seat)
+    assert shown != state.action_name(action)
+    for answer in (shown, "red 6: player +1 slot 0", "RED 6: PLAYER +1 SLOT 0"):
+        assert choose_action([action, action + 1], lambda a: state.action_name_for(a, seat), answer,
+                             state.num_actions, also_named=state.action_name) == action
+
+
 def test_play_through_a_pipe_works_without_a_terminal():
     import subprocess
 
@@ -156,7 +170,7 @@ def test_help_explains_the_rules_and_what_this_phases_choices_mean(ruleset):
     env = getattr(cardenv, ruleset).raw_env()
     env.reset(seed=3)
     state = env.game
-    assert state.rules_summary and state.rules_summary in help_shown
+    assert state.rules_summary and state.rules_in_short() in help_shown
     assert f"docs/{ruleset.removesuffix('_v0')}.md" in help_shown
     # The phase of the decision, and every kind of choice in it with its meaning.
     choices = listed_choices(text.split(PROMPT)[0])
@@ -164,6 +178,21 @@ def test_help_explains_the_rules_and_what_this_phases_choices_mean(ruleset):
     assert f"in phase {phase}, your choices mean:" in help_shown
     for action in choices:
         assert state.action_table.specs[action].description in help_shown
+
+
+@pytest.mark.parametrize("ruleset, option, value", [
+    ("onefifty_v0", "target_score", 90), ("cut_v0", "target_score", 70), ("kaboom_v0", "target_score", 60),
+    ("carte_v0", "starting_score", 80),
+])
+def test_the_rules_in_short_say_this_games_options(ruleset, option, value):
+    texts = []
+    for options in ({}, {option: value}):
+        env = getattr(cardenv, ruleset).raw_env(**options)
+        env.reset(seed=0)
+        texts.append(env.game.rules_in_short())
+    default = str(getattr(type(env.game.config)(), option))
+    assert str(value) in texts[1] and str(value) not in texts[0]
+    assert texts[1].count(default) == texts[0].count(default) - 1  # the option's place, not a fixed number
 
 
 def test_choices_name_the_players_and_numbers_keep_their_meaning_across_phases():

@@ -20,6 +20,11 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+
+from cardenv.extras import require_extra
+
+require_extra("rllib", "cardenv.adapters.rllib")  # one line naming the extra, not a traceback from below
+
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns

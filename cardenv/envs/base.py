@@ -156,8 +156,8 @@ class CardGameEnv(AECEnv):
 
         ``options`` sets up a scenario (see the ruleset's docs): ``hands``, ``draw_pile``,
         ``discard_pile`` (card names), ``starter`` and ``scores``; any other key is a
-        ValueError (see ``cardenv.games.base.PROBE_KEYS`` for the one exception). ``seed``
-        is None or an integer >= 0. A reset that raises leaves the env exactly as it was.
+        ValueError (but for PettingZoo's probe, ``cardenv.games.base.PETTINGZOO_PROBE_KEY``).
+        ``seed`` is None or an integer >= 0. A reset that raises leaves the env exactly as it was.
         """
         seed = validation.seed(seed)
         # The new game is built on a generator of its own and committed only once it

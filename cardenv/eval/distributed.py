@@ -26,12 +26,12 @@ CHUNKS_PER_CPU = 4
 CONNECT_TIMEOUT_S = 5.0
 
 
-def connect(address: str):
+def connect(address: str, feature: str = "distributed tournaments"):
     """Ray, initialised: ``"local"`` starts a cluster here, anything else is passed to
     ``ray.init(address=...)``; an initialised Ray is used as it is. Raises
-    :class:`cardenv.extras.MissingExtra` without Ray, and a one-line ConnectionError when
-    no cluster answers at ``address``."""
-    require_extra("ray", "distributed tournaments")
+    :class:`cardenv.extras.MissingExtra` naming ``feature`` without Ray, and a one-line
+    ConnectionError when no cluster answers at ``address``."""
+    require_extra("ray", feature)
     import ray
 
     if ray.is_initialized():

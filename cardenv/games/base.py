@@ -189,8 +189,9 @@ class RoundGameState:
     event_kinds: tuple[str, ...] = ()
     # Kinds the observation's event piece leaves out because the rules imply them.
     implied_event_kinds: tuple[str, ...] = ()
-    # The rules in a few lines, for a person at the table (``cardenv play``'s help); the
-    # ruleset's docs page holds every rule.
+    # The rules in a few lines, for a person at the table (``cardenv play``'s help), with
+    # ``{option}`` fields filled from the config (:meth:`rules_in_short`); the ruleset's
+    # docs page holds every rule.
     rules_summary: ClassVar[str] = ""
     # The action kinds that add to a selection a later action commits: the selection is
     # the selecting player's alone and nothing happens until it is committed, so a front
@@ -326,6 +327,10 @@ class RoundGameState:
 
     def action_name(self, action: int) -> str:
         return self.action_table.name(action)
+
+    def rules_in_short(self) -> str:
+        """:attr:`rules_summary` with this game's options (its target score, say)."""
+        return self.rules_summary.format_map(vars(self.config))
 
     def action_name_for(self, action: int, seat: int) -> str:
         """``action``'s name as ``seat`` reads it, the players its seat offsets point at
@@ -677,10 +682,15 @@ class CardGameState(RoundGameState):
 
 SCENARIO_KEYS = ("hands", "draw_pile", "discard_pile", "starter", "scores")
 """The keys of ``reset(options=...)`` that set up a scenario."""
-PROBE_KEYS = ("options",)
-"""Keys that set nothing and are accepted quietly: PettingZoo's api_test and
-parallel_test reset with ``options={"options": 1}`` only to check that ``reset`` takes
-the keyword. Any other key is an error (a typo such as ``hand`` must not be ignored)."""
+PETTINGZOO_PROBE_KEY = "options"
+"""PettingZoo's api_test and parallel_test reset with ``options={"options": 1}`` only to
+check that ``reset`` takes the keyword: that one key alone, with a value that is no
+mapping, sets nothing and is accepted quietly. Any other unknown key is an error (a typo
+such as ``hand`` must not be ignored, nor scenario keys nested one level too deep)."""
+
+
+def _is_pettingzoo_probe(options: Mapping) -> bool:
+    return list(options) == [PETTINGZOO_PROBE_KEY] and not isinstance(options[PETTINGZOO_PROBE_KEY], Mapping)
 
 
 def layout_from_options(
@@ -695,16 +705,16 @@ def layout_from_options(
     Keys: ``hands`` (one list of card names per player, slot by slot), ``draw_pile``
     (the top of the draw pile, top card first), ``discard_pile`` (bottom first),
     ``starter`` (seat) and ``scores`` (cumulative totals to start from, one per player).
-    Any other key is a ValueError, except :data:`PROBE_KEYS`. With ``max_hand_slots`` a
-    hand may hold at most that many cards. A score must lie in ``score_bounds``,
-    ``(lowest, highest, why)``: the ruleset's range of totals a game in progress can have,
-    and why (its error message says both). Raises TypeError or ValueError as
+    Any other key is a ValueError, except PettingZoo's probe (:data:`PETTINGZOO_PROBE_KEY`).
+    With ``max_hand_slots`` a hand may hold at most that many cards. A score must lie in
+    ``score_bounds``, ``(lowest, highest, why)``: the ruleset's range of totals a game in
+    progress can have, and why (its error message says both). Raises TypeError or ValueError as
     :mod:`cardenv.core.validation` describes.
     """
     options = validation.mapping("options", options)
-    if not options:
+    if not options or _is_pettingzoo_probe(options):
         return None
-    unknown = [key for key in options if key not in SCENARIO_KEYS and key not in PROBE_KEYS]
+    unknown = [key for key in options if key not in SCENARIO_KEYS]
     if unknown:
         # Keys are shown by repr: they need not be strings.
         what = "an unknown reset option" if len(unknown) == 1 else "unknown reset options"

@@ -87,11 +87,13 @@ class Quit(Exception):
     """The person asked to stop (or their input ended)."""
 
 
-def choose_action(legal: list[int], name_of: Callable[[int], str], answer: str, num_actions: int) -> int | str:
+def choose_action(legal: list[int], name_of: Callable[[int], str], answer: str, num_actions: int,
+                  also_named: Callable[[int], str] | None = None) -> int | str:
     """The action an answer picks among ``legal``: an action id (a number, as shown), an
-    exact name, or a unique start of a name (any case). Returns an error message (str)
-    for an answer that picks nothing or more than one; a number that is no legal
-    choice now is refused, whatever it named in an earlier phase."""
+    exact name, or a unique start of a name (any case); a name is the one shown
+    (``name_of``) or ``also_named``'s (the action table's own, as the docs write it).
+    Returns an error message (str) for an answer that picks nothing or more than one; a
+    number that is no legal choice now is refused, whatever it named in an earlier phase."""
     answer = answer.strip()
     choices = ", ".join(map(str, legal))
     if answer.isdigit():
@@ -101,12 +103,12 @@ def choose_action(legal: list[int], name_of: Callable[[int], str], answer: str, 
         if k < num_actions:
             return f"{k} ({name_of(k)}) is not a choice now; your choices are {choices}"
         return f"no action {k}: your choices are {choices}"
-    names = {a: name_of(a).lower() for a in legal}
+    names = {a: {name_of(a).lower(), *([also_named(a).lower()] if also_named else [])} for a in legal}
     wanted = answer.lower()
-    exact = [a for a, n in names.items() if n == wanted]
+    exact = [a for a, ns in names.items() if wanted in ns]
     if exact:
         return exact[0]
-    starts = [a for a, n in names.items() if n.startswith(wanted)]
+    starts = [a for a, ns in names.items() if any(n.startswith(wanted) for n in ns)]
     if len(starts) == 1:
         return starts[0]
     if not starts:
@@ -135,7 +137,7 @@ def help_text(state, seat: int) -> str:
     return "\n".join([
         HELP, "",
         f"{ruleset} in short (every rule, with its id, is in {docs_page(ruleset)} of the cardenv sources):",
-        state.rules_summary, "",
+        state.rules_in_short(), "",
         f"Now, in phase {state.phase.name.lower()}, your choices mean:", *meanings,
     ])
 
@@ -260,7 +262,8 @@ def ask(state, seat: int, read: Callable[[str], str], say: Callable[[str], None]
             continue
         if not command:
             continue
-        chosen = choose_action(legal, lambda a: state.action_name_for(a, seat), answer, state.num_actions)
+        chosen = choose_action(legal, lambda a: state.action_name_for(a, seat), answer, state.num_actions,
+                               also_named=state.action_name)
         if isinstance(chosen, str):
             say(chosen)
             continue

@@ -150,9 +150,9 @@ class CarteState(RoundGameState):
     points = POINTS
     game_name = "carte_v0"
     rules_summary = """\
-carte, a rummy for 2-6 players on two packs with four jokers. Everyone starts on 100;
-what you hold at a round's end comes off it (A 15, J/Q/K 10, joker 25, 2-10 face
-value). At 0 or below you are out; the last player in wins.
+carte, a rummy for 2-6 players on two packs with four jokers. Everyone starts on
+{starting_score}; what you hold at a round's end comes off it (A 15, J/Q/K 10, joker 25,
+2-10 face value). At 0 or below you are out; the last player in wins.
 Your go: draw from the stock or take the pile's top card; put down melds of 3 or more
 cards (select them, then put down: a set of one rank or a run of one suit; a joker
 stands for any card) and, once you have put one down, add single cards to any meld

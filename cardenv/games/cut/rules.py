@@ -140,7 +140,7 @@ class CutState(CardGameState):
     game_name = "cut_v0"
     rules_summary = """\
 Cut!, for 2-6 players: keep your hand total low. Everyone adds their total each round;
-the game ends when a total reaches the target (100), lowest wins. Points: A 1, 2-10
+the game ends when a total reaches the target ({target_score}), lowest wins. Points: A 1, 2-10
 face value, J 0, Q/K 20. At the deal you see your own slots 2 and 3.
 Your turn: draw (discard the card, or place it into a slot, the card there going to
 the pile) or call Cut! (once a round: everyone else has one more turn; the caller adds

@@ -164,7 +164,7 @@ class KaboomState(CardGameState):
     game_name = "kaboom_v0"
     rules_summary = """\
 KABOOM, for 2-8 players with two jokers: keep your hand total low. Everyone adds their
-total each round; the game ends when a total reaches the target (100), lowest wins.
+total each round; the game ends when a total reaches the target ({target_score}), lowest wins.
 Points: A 1, 2-10 face value, J/Q 10, black K 10, red K -2, joker 0. At the deal you
 see your own slots 2 and 3.
 Your turn: draw (discard the card and use its power, or put it into a slot, the card
@@ -176,7 +176,8 @@ Powers: black 6 swaps two of your cards; red 6 swaps two other players' cards, u
 with another player's, unseen; black K looks at another player's card, then takes it
 (for one of yours), leaves it, or gives it to a third player.
 Whenever a card lands on the pile a snap window opens: select your cards of its rank
-and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, late 1."""
+and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, late 1.
+After a good snap of your own cards you may close the gap (your later cards move up)."""
     selection_kinds = frozenset({"snap_select"})
     event_kinds = CardGameState.event_kinds + (
         "black six", "red six", "look own", "look other", "blind swap", "king look", "king take", "king leave",

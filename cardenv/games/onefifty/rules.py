@@ -99,7 +99,7 @@ class OneFiftyState(CardGameState):
     game_name = "onefifty_v0"
     rules_summary = """\
 150, for 3-6 players: keep your hand total low. At a round's end the points are added
-to your score; the game ends when a score reaches the target (150), lowest wins.
+to your score; the game ends when a score reaches the target ({target_score}), lowest wins.
 Points: A 1, 2-9 face value, red 10 0, black 10 10, J/Q/K 20. At the deal you see your
 own slots 2 and 3.
 Your turn is one main action, then call END or pass: match (select your cards of the
