@@ -85,7 +85,8 @@ class AgentFrames:
 class FrameStackWrapper(ReadsRawEnv, BaseWrapper):
     """A PettingZoo AEC env whose observations carry the last ``num_frames`` frames of
     their agent (see the module's docs). The AEC bookkeeping is the raw env's, as in
-    cardenv's own wrappers (PettingZoo before 1.27 has no properties for it)."""
+    cardenv's own wrappers (PettingZoo before 1.24.3 keeps a copy in every wrapper,
+    made by the base class's reset and step, which this wrapper's own do not call)."""
 
     def __init__(self, env: AECEnv, num_frames: int = 4):
         super().__init__(env)

@@ -7,7 +7,7 @@ engine's knowledge table, observations and masks are checked. When in doubt an o
 says "visible" (a comparison then ends earlier); saying "hidden" for a card the seat
 legitimately saw would be a false alarm.
 
-They live in the package, next to :mod:`cardenv.testing`, so that every ruleset's tests
+They live in the package, in :mod:`cardenv.testing`, so that every ruleset's tests
 (and a new ruleset's, which adds its oracle here) import them the same way. They import
 no engine: they use action kinds, slots and offsets from the action table, places and a
 few public fields of the state (the slots selected for a match, the pending attempts).
