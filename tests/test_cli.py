@@ -4,11 +4,11 @@ saved games that replay, seats' views that show nothing hidden, ``--version`` an
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
 import sys
+import types
 
 import pytest
 
@@ -239,13 +239,12 @@ def test_the_text_replay_names_the_players_choices_point_at(tmp_path, capsys):
 
 
 def test_a_folder_named_like_the_extras_module_is_no_extra(tmp_path, monkeypatch, capsys):
-    """Ray leaves a session folder /tmp/ray; `python -m cardenv` run in /tmp imports it as
-    an empty namespace package. That is not Ray: one line naming the extra, exit 2."""
-    (tmp_path / "ray").mkdir()
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "ray", raising=False)
-    if importlib.util.find_spec("ray").origin is not None:  # pragma: no cover - Ray installed
-        pytest.skip("the installed Ray takes precedence over a namespace folder")
+    """Ray leaves a session folder /tmp/ray; `python -m cardenv` run in /tmp without Ray
+    imports it as an empty namespace package. That is not Ray: one line naming the extra,
+    exit 2."""
+    folder = types.ModuleType("ray")  # what such a folder imports as: a __path__, no __file__
+    folder.__path__ = [str(tmp_path / "ray")]
+    monkeypatch.setitem(sys.modules, "ray", folder)
     assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--ray", "auto"]) == 2
     captured = capsys.readouterr()
     assert len(captured.err.strip().splitlines()) == 1

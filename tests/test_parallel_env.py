@@ -156,3 +156,13 @@ def test_supersuit_vector_envs_run_whole_games(case):
     concatenated = supersuit.concat_vec_envs_v1(vec_env, 2, base_class="gymnasium")
     assert concatenated.num_envs == 6
     assert play_vector_env(concatenated, steps, seed=1) > 0
+
+
+def test_a_step_without_the_active_agents_action_is_one_clear_error():
+    env = cardenv.cut_v0.parallel_env(num_players=3)
+    _, infos = env.reset(seed=0)
+    active = infos["player_0"]["active_agent"]
+    others = {agent: 0 for agent in env.agents if agent != active}
+    for actions in (others, None):
+        with pytest.raises(ValueError, match=f"needs the action of the active agent '{active}'"):
+            env.step(actions)

@@ -7,7 +7,7 @@ rendering) lives here once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
 
@@ -454,7 +454,11 @@ class TurnBasedParallelEnv(turn_based_aec_to_parallel_wrapper):
         if not self.agents:
             return {}, {}, {}, {}, {}
         aec = self.aec_env
-        aec.step(actions[aec.agent_selection])
+        active = aec.agent_selection
+        if not isinstance(actions, Mapping) or active not in actions:
+            raise ValueError(f"step() needs the action of the active agent {active!r} (infos[agent]['active_agent']) "
+                             f"in its dict of actions, got {actions!r}")
+        aec.step(actions[active])
         observations = {agent: aec.observe(agent) for agent in aec.agents}
         rewards, terminations, truncations = dict(aec.rewards), dict(aec.terminations), dict(aec.truncations)
         infos = {agent: dict(info) for agent, info in aec.infos.items()}  # the dead steps delete entries

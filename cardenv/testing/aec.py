@@ -30,6 +30,8 @@ def play_aec_game(env: AECEnv, seed: int, moves: list[Move] | None = None,
     agent to act plays the next of ``moves`` or, without them, a random legal action
     drawn from ``rng``. Replayed moves must be exactly the game: each names the agent to
     act, and the game ends right after the last one (an AssertionError says where not)."""
+    if (moves is None) == (rng is None):
+        raise ValueError("play_aec_game takes moves to replay or an rng to draw random ones: exactly one of them")
     env.reset(seed=seed)
     raw = env.unwrapped
     game = raw.game
