@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
-from cardenv.agents.pretrained import shipped_rulesets
+from cardenv.agents.pretrained import pretrained_model_path, shipped_rulesets
 from cardenv.agents.registry import rulesets
 from cardenv.eval.tournament import play_game
 from cardenv.train.config import TrainConfig
@@ -146,6 +146,27 @@ def test_every_shipped_policy_loads_by_name_and_plays_its_ruleset(ruleset):
     agent = make_agent("ppo:pretrained", info, np.random.default_rng(0))
     others = [make_agent("random_no_call", info, np.random.default_rng(s)) for s in range(1, info.num_players)]
     assert play_game(make_raw_env(ruleset), [agent, *others], seed=0) > 0
+
+
+@pytest.mark.parametrize("ruleset", shipped_rulesets())
+def test_no_shipped_policy_plays_the_same_few_moves_whatever_happens(ruleset):
+    """A policy that found a degenerate optimum against random play (draw, put the card in
+    slot 0, pass every window) wins there but is no reference opponent: a shipped policy
+    uses the ruleset's powers and windows, at least six kinds of action over two games."""
+    info = ruleset_info(ruleset)
+    kinds: set[str] = set()
+
+    class Recorded(type(make_agent("ppo:pretrained", info, np.random.default_rng(0)))):
+        def choose(self, observation, state, seat):
+            action = super().choose(observation, state, seat)
+            kinds.add(info.action_table.specs[action].kind)
+            return action
+
+    for seed in range(2):
+        agent = Recorded(info, np.random.default_rng(seed), pretrained_model_path(ruleset), agent_factory=make_agent)
+        others = [make_agent("random_no_call", info, np.random.default_rng(s)) for s in range(1, info.num_players)]
+        play_game(make_raw_env(ruleset), [agent, *others], seed=seed)
+    assert len(kinds) >= 6, sorted(kinds)
 
 
 def test_pretrained_policies_ship_and_a_missing_one_is_named():
