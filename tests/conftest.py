@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenv.core.cards import card_name
+from cardenv.core.cards import card_name, double_deck_with_jokers
 from cardenv.core.table import EMPTY
 from cardenv.games.onefifty import OneFiftyConfig, OneFiftyState
+
+# carte_v0's 108 cards by name, for scenarios that place the whole deck.
+DOUBLE_DECK = [card_name(int(t)) for t in double_deck_with_jokers()]
 
 
 # --- onefifty helpers ------------------------------------------------------------------

@@ -22,6 +22,7 @@ import pytest
 from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
 from cardenv.core import validation
 from cardenv.core.cards import parse_card, parse_cards
+from tests.conftest import DOUBLE_DECK
 from cardenv.envs.base import UnknownAgentError
 from cardenv.games.base import IllegalActionError, RoundGameConfig
 from cardenv.games.carte import CarteConfig
@@ -43,7 +44,6 @@ HANDS = [["AS", "2S", "3S", "4S"], ["5S", "6S", "7S", "8S"], ["9S", "10S", "JS",
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SPARE = [f"{rank}{suit}" for suit in "DC" for rank in RANKS]
 # carte_v0's 108 cards (R-01).
-DOUBLE_DECK = [f"{rank}{suit}" for rank in RANKS for suit in "SHDC"] * 2 + ["RJ", "BJ"] * 2
 
 
 def with_hand(player: int, hand: Any) -> list:

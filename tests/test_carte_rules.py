@@ -9,7 +9,7 @@ from cardenv.core.cards import parse_card
 from cardenv.core.melds import JOKER, MELD_TYPE_NAMES, accepts, classify, completable
 from cardenv.games.carte import CarteConfig, CarteState, Phase
 from cardenv.games.carte.rules import CATCH_CARDS, HAND_SIZE, POINTS
-from tests.conftest import legal_names
+from tests.conftest import DOUBLE_DECK, legal_names
 from tests.conftest import play as act
 
 
@@ -319,7 +319,6 @@ def test_pile_turned_over_once_then_the_round_ends():
     assert state.round_results[-1].reason == "the stock ran out again"
 
 
-DOUBLE_DECK = [r + s for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split() for s in "SHDC"] * 2 + ["RJ", "BJ"] * 2
 
 
 @pytest.mark.parametrize("num_players", [2, 3])

@@ -41,14 +41,6 @@ class LeavingEnv(OneFiftyRawEnv):
     state_class = LeavingState
 
 
-def play_until_someone_leaves(env, seed=0):
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    while not any(env.terminations.values()):
-        mask = env.observe(env.agent_selection)["action_mask"]
-        env.step(int(rng.choice(np.flatnonzero(mask))))
-
-
 def play_until_seat_leaves(env, seed=0):
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -90,7 +82,7 @@ def test_by_default_an_eliminated_agent_stays_unselected_until_the_end(reward_mo
 @pytest.mark.parametrize("reward_mode", ["points", "outcome"])
 def test_an_eliminated_agent_steps_once_with_none_and_leaves(reward_mode):
     env = LeavingEnv(num_players=4, single_round=True, reward_mode=reward_mode, eliminated_agents="remove")
-    play_until_someone_leaves(env)
+    play_until_seat_leaves(env)
     leaving = f"player_{LEAVING_SEAT}"
     assert env.terminations == {a: a == leaving for a in env.agents}
     # PettingZoo's dead-step protocol: the done agent is selected first.
