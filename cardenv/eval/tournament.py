@@ -23,6 +23,7 @@ from cardenv.agents.base import Agent, RulesetInfo, observation_for
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.core import validation
 from cardenv.eval.intervals import wilson_interval
+from cardenv.games.base import RoundResult
 from cardenv.human.records import GameRecord
 
 
@@ -53,6 +54,7 @@ class GameOutcome:
     candidate_calls: int
     candidate_successful_calls: int
     truncated: bool
+    capped_rounds: int = 0  # rounds that ended at the turn cap instead of by a call or going out
 
 
 @dataclass
@@ -72,6 +74,7 @@ class TournamentResult:
     mean_rounds_per_game: float
     mean_steps_per_game: float
     truncated_games: int
+    capped_round_rate: float  # share of the rounds that ended at the turn cap
     seconds: float
     interval_method: str = "Wilson score, 95%"
     outcomes: list[GameOutcome] = field(default_factory=list, repr=False)
@@ -107,6 +110,7 @@ def _outcome(state, candidate_seat: int, steps: int) -> GameOutcome:
     winners = state.winners()
     share = 1.0 / len(winners) if candidate_seat in winners else 0.0
     points, calls, successes = [], 0, 0
+    capped = sum(result.reason == RoundResult.TURN_CAP for result in state.round_results)
     for result in state.round_results:
         points.append(int(result.points_added[candidate_seat]))
         if result.caller == candidate_seat:
@@ -115,7 +119,7 @@ def _outcome(state, candidate_seat: int, steps: int) -> GameOutcome:
             if all(t > mine for p, t in enumerate(result.hand_totals) if p != candidate_seat):
                 successes += 1
     return GameOutcome(candidate_seat, share, list(state.scores), len(state.round_results), steps, points,
-                       calls, successes, bool(state.is_truncated))
+                       calls, successes, bool(state.is_truncated), capped)
 
 
 class _Progress:
@@ -280,6 +284,7 @@ def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameOut
         mean_rounds_per_game=rounds / games,
         mean_steps_per_game=float(np.mean([r.steps for r in records])),
         truncated_games=sum(r.truncated for r in records),
+        capped_round_rate=sum(r.capped_rounds for r in records) / rounds if rounds else 0.0,
         seconds=seconds,
         outcomes=records,
     )
@@ -295,7 +300,7 @@ def format_table(results: Sequence[TournamentResult]) -> str:
 
     table = Table(box=box.ASCII2, header_style="bold")
     for header in ("candidate", "field", "games", "win share", "95% CI (Wilson)", "pts/round", "final score",
-                   "call rate", "call success", "rounds/game", "steps/game"):
+                   "call rate", "call success", "capped rounds", "rounds/game", "steps/game"):
         table.add_column(header, justify="left" if header in ("candidate", "field") else "right")
     for r in results:
         low, high = r.win_share_ci95
@@ -303,7 +308,7 @@ def format_table(results: Sequence[TournamentResult]) -> str:
         table.add_row(
             r.candidate, field_text, str(r.games), f"{r.win_share:.3f}", f"[{low:.3f}, {high:.3f}]",
             f"{r.mean_points_per_round:.2f}", f"{r.mean_final_score:.1f}", f"{r.call_rate:.3f}",
-            "-" if r.call_success_rate is None else f"{r.call_success_rate:.3f}",
+            "-" if r.call_success_rate is None else f"{r.call_success_rate:.3f}", f"{r.capped_round_rate:.3f}",
             f"{r.mean_rounds_per_game:.2f}", f"{r.mean_steps_per_game:.0f}",
         )
     buffer = StringIO()

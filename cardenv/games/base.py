@@ -79,6 +79,9 @@ class IllegalActionError(ValueError):
 class RoundResult:
     """How a round ended and what each player added to their cumulative score."""
 
+    TURN_CAP: ClassVar[str] = "the turn cap was reached"
+    """The ``reason`` of a round that ended at the ruleset's turn cap."""
+
     hand_totals: tuple[int, ...]
     points_added: tuple[int, ...]
     caller: int | None
@@ -601,7 +604,7 @@ class CardGameState(RoundGameState):
             self._end_round("the final lap after the call is over")
             return False
         if self.turns_completed >= self.config.max_turns_per_round:
-            self._end_round("the turn cap was reached")
+            self._end_round(RoundResult.TURN_CAP)
             return False
         return True
 

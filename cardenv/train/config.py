@@ -48,6 +48,16 @@ class TrainConfig:
                              "times a learned weight, to its logits: training refines that agent's play "
                              "(empty: no guide)")
     guide_weight: float = _option(4.0, "guide: the weight's starting value")
+    warm_start: str = _option("", "an agent spec (e.g. heuristic) whose decisions, recorded in tables of it, the policy "
+                                  "is first trained to copy (behaviour cloning), so PPO starts from its play; the "
+                                  "policy still sees only the observation (empty: no warm start)")
+    warm_start_decisions: int = _option(400_000, "warm start: decisions recorded (all seats of its tables)")
+    warm_start_epochs: int = _option(8, "warm start: passes of the cloning over the recorded decisions")
+    warm_start_explore: float = _option(0.05, "warm start: share of the recorded tables' moves played at random "
+                                              "(labelled with the agent's choice), so the clone learns to recover")
+    kl_to_warm_start: float = _option(0.0, "warm start: weight of a KL pull toward the cloned policy after every "
+                                           "update, falling linearly to 0 by the end of the run (0: none)")
+    critic_warmup_steps: int = _option(0, "learner steps at the start in which only the value network trains")
     # MaskablePPO
     learning_rate: float = _option(3e-4, "Adam learning rate")
     n_steps: int = _option(256, "steps per env per rollout")
@@ -78,10 +88,15 @@ class TrainConfig:
                              "folder, overwrite replaces it")
         for name, low in (("total_timesteps", 1), ("n_envs", 1), ("n_steps", 1), ("batch_size", 1), ("n_epochs", 1),
                           ("eval_games", 1), ("final_eval_games", 1), ("pool_size", 1), ("snapshot_every", 1),
-                          ("eval_every", 0), ("checkpoint_every", 0)):
+                          ("eval_every", 0), ("checkpoint_every", 0), ("warm_start_decisions", 1),
+                          ("warm_start_epochs", 1), ("critic_warmup_steps", 0)):
             validation.integer(name, getattr(self, name), low)
         validation.real("clip_range", self.clip_range, 0, low_inclusive=False)
         validation.real("guide_weight", self.guide_weight)
+        validation.real("warm_start_explore", self.warm_start_explore, 0, 1)
+        validation.real("kl_to_warm_start", self.kl_to_warm_start, 0)
+        if self.kl_to_warm_start > 0 and not self.warm_start:
+            raise ValueError("kl_to_warm_start pulls toward the cloned policy: it needs --warm-start AGENT")
 
     def resolved_output_dir(self) -> str:
         return self.output_dir.format(ruleset=self.ruleset)
@@ -142,8 +157,9 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
             parse_spec(spec)
     for spec in config.final_eval_fields:
         parse_spec(spec)
-    if config.guide:
-        parse_spec(config.guide)
+    for spec in (config.guide, config.warm_start):
+        if spec:
+            parse_spec(spec)
     return config
 
 

@@ -31,6 +31,7 @@ from cardenv.agents.registry import make_agent, ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament
 from cardenv.train.config import SELFPLAY, TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
+from cardenv.train.warm_start import clone_into, collect_demonstrations, warm_started_ppo_class
 
 LEARNER = "learner"
 
@@ -92,20 +93,26 @@ def train(config: TrainConfig) -> dict:
     vec_env = VecMonitor(vec_env, filename=str(out / "monitor.csv"), info_keywords=("win_share",))
     vec_env.seed(config.seed)
 
+    ppo_class = warm_started_ppo_class()  # MaskablePPO itself unless a warm start's options are set
     if resume_from is None:
         policy, policy_kwargs = "MlpPolicy", {"net_arch": list(config.net_arch)}
         if guide:
             from cardenv.train.guided_policy import GuidedMaskablePolicy
 
             policy, policy_kwargs["guide_weight"] = GuidedMaskablePolicy, config.guide_weight
-        model = MaskablePPO(
+        model = ppo_class(
             policy, vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
             batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
             clip_range=config.clip_range, ent_coef=config.ent_coef, policy_kwargs=policy_kwargs, seed=config.seed,
             device="cpu", verbose=0,
         )
+        if config.warm_start:
+            warm_start_policy(model.policy, config, out)
     else:
-        model = MaskablePPO.load(str(resume_from), env=vec_env, device="cpu")
+        # A resumed run keeps the critic warm-up by its step count; the KL target, the
+        # clone as it was, is not saved with the model.
+        model = ppo_class.load(str(resume_from), env=vec_env, device="cpu")
+    model.keep_close_to_clone(config.kl_to_warm_start if resume_from is None else 0.0, config.critic_warmup_steps)
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs, "guide": guide}
 
@@ -326,6 +333,27 @@ def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
             (out / "monitor.csv").rename(out / f"monitor.{part}.csv")
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     return resume_from
+
+
+def warm_start_policy(policy, config: TrainConfig, out: Path) -> dict:
+    """Clone ``config.warm_start``'s play into the policy's actor (behaviour cloning on
+    decisions recorded in tables of that agent); the figures go to ``warm_start.json``."""
+    started = time.perf_counter()
+
+    def log(line: str) -> None:
+        if not config.progress_bar:
+            print(line, file=sys.stderr, flush=True)
+
+    demos = collect_demonstrations(config.ruleset, config.warm_start, config.warm_start_decisions, seed=config.seed,
+                                   env_kwargs=config.env_kwargs, explore=config.warm_start_explore)
+    log(f"warm start: {len(demos)} decisions of {config.warm_start} from {demos.games} games "
+        f"({time.perf_counter() - started:.0f} s)")
+    result = clone_into(policy, demos, epochs=config.warm_start_epochs, seed=config.seed, log=log)
+    del demos
+    result = {"agent": config.warm_start, **result, "seconds": round(time.perf_counter() - started, 1)}
+    (out / "warm_start.json").write_text(json.dumps(result, indent=2) + "\n")
+    log(f"warm start: held-out agreement with {config.warm_start} {result['held_out_agreement']:.4f}")
+    return result
 
 
 def save_model(model, path: Path, metadata: dict) -> None:

@@ -653,7 +653,7 @@ and you take three cards."""
     def _end_go(self, p: int) -> None:
         self.turns_completed += 1
         if self.turns_completed >= self.config.max_turns_per_round:  # R-15's safety cap
-            self._end_round("the turn cap was reached")
+            self._end_round(RoundResult.TURN_CAP)
             return
         self._start_go(self.next_seat_in_play(p))
 

@@ -1,0 +1,125 @@
+"""How exploitable an agent is: train a best response against three copies of it.
+
+For every target agent, a fresh MaskablePPO (``cardenv train``, the same recipe and
+budget for every target) learns in one seat against copies of the target in all the
+others; its greedy play (the most likely action) is then evaluated against the same
+field with a 95% Wilson interval. A higher share means the target is easier to exploit.
+The share is a lower bound on what a best response could reach: a longer or better
+training finds more.
+
+The recipe (``--recipe``): ``guided`` (default) is docs/agents.md's guided recipe (the
+heuristic's move is an input; PPO learns where to deviate), the one that found the
+old guided policies' weakness; ``plain`` is PPO from scratch with the same flags.
+
+    python benchmarks/best_response.py --rulesets onefifty_v0 cut_v0 \\
+        --targets heuristic ppo:pretrained ppo:pretrained_guided --timesteps 151552 --games 1000 \\
+        --json docs/best_response.json --markdown best_response.md
+
+Each target's run folder is kept under ``--runs`` (learning curve, model). Results go to
+``--json`` after every target, and a rerun with the same ``--json`` keeps the targets
+already measured with the same budget, recipe and seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from cardenv.agents.registry import parse_spec, ruleset_info
+from cardenv.train.config import TrainConfig
+
+# docs/agents.md's guided recipe, the same for every target.
+RECIPE_FLAGS = dict(learning_rate=1e-4, clip_range=0.1, ent_coef=0.001, n_steps=512, batch_size=1024, n_epochs=4,
+                    net_arch=(128, 128))
+RECIPES = ("guided", "plain")
+
+
+def best_response_config(ruleset: str, target: str, timesteps: int, recipe: str, seed: int, games: int,
+                         runs: Path) -> TrainConfig:
+    safe = target.replace(":", "_").replace("/", "_")
+    return TrainConfig(ruleset=ruleset, opponent=target, total_timesteps=timesteps, seed=seed,
+                       output_dir=str(runs / f"{ruleset}-{safe}"), overwrite=True,
+                       guide="heuristic" if recipe == "guided" else "", eval_every=0, checkpoint_every=0,
+                       final_eval_games=games, final_eval_fields=(target,), progress_bar=False, **RECIPE_FLAGS)
+
+
+def measure(config: TrainConfig) -> dict:
+    from cardenv.train.trainer import train
+
+    started = time.perf_counter()
+    summary = train(config)
+    result = json.loads((Path(summary["output_dir"]) / "eval.json").read_text())[0]
+    low, high = result["win_share_ci95"]
+    return {"ruleset": config.ruleset, "target": config.opponent, "timesteps": summary["timesteps"],
+            "recipe": "guided" if config.guide else "plain", "seed": config.seed, "games": result["games"],
+            "win_share": result["win_share"], "ci95": [low, high],
+            "points_per_round": result["mean_points_per_round"], "call_rate": result["call_rate"],
+            "seconds": round(time.perf_counter() - started, 1)}
+
+
+def markdown(rows: list[dict], command: str) -> str:
+    lines = [f"`{command}`", "",
+             "| ruleset | target (3 copies) | best response's win share [95% Wilson] | games | pts/round | "
+             "steps | recipe | minutes |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        low, high = r["ci95"]
+        lines.append(f"| {r['ruleset']} | {r['target']} | {r['win_share']:.3f} [{low:.3f}, {high:.3f}] | "
+                     f"{r['games']} | {r['points_per_round']:.2f} | {r['timesteps']:,} | {r['recipe']} | "
+                     f"{r['seconds'] / 60:.1f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rulesets", nargs="+", default=["onefifty_v0", "cut_v0"])
+    parser.add_argument("--targets", nargs="+", default=["heuristic", "ppo:pretrained"],
+                        help="agent specs to measure (each in every other seat)")
+    parser.add_argument("--timesteps", type=int, default=151_552, help="the best response's training budget")
+    parser.add_argument("--games", type=int, default=1000, help="evaluation games per target")
+    parser.add_argument("--recipe", choices=RECIPES, default="guided")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--runs", default="runs/best_response", help="folder of the best responses' runs")
+    parser.add_argument("--json", help="results file (kept and extended across reruns)")
+    parser.add_argument("--markdown", help="write the table here too")
+    args = parser.parse_args(argv)
+    try:
+        for ruleset in args.rulesets:
+            ruleset_info(ruleset)
+        for target in args.targets:
+            parse_spec(target)
+        if args.timesteps < 1 or args.games < 1:
+            raise ValueError(f"--timesteps and --games must be at least 1, got {args.timesteps} and {args.games}")
+    except (TypeError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    json_path = Path(args.json) if args.json else None
+    rows: list[dict] = json.loads(json_path.read_text()) if json_path and json_path.exists() else []
+    command = "python benchmarks/best_response.py " + shlex.join(argv if argv is not None else sys.argv[1:])
+    for ruleset in args.rulesets:
+        for target in args.targets:
+            done = [r for r in rows if (r["ruleset"], r["target"], r["recipe"], r["seed"], r["games"]) ==
+                    (ruleset, target, args.recipe, args.seed, args.games) and r["timesteps"] >= args.timesteps]
+            if done:
+                continue
+            row = measure(best_response_config(ruleset, target, args.timesteps, args.recipe, args.seed, args.games,
+                                               Path(args.runs)))
+            rows.append(row)
+            low, high = row["ci95"]
+            print(f"{ruleset} vs 3 × {target}: best response {row['win_share']:.3f} [{low:.3f}, {high:.3f}] "
+                  f"({row['seconds'] / 60:.1f} min)", flush=True)
+            if json_path:
+                json_path.write_text(json.dumps(rows, indent=2) + "\n")
+    table = markdown([r for r in rows if r["ruleset"] in args.rulesets and r["target"] in args.targets], command)
+    print(table)
+    if args.markdown:
+        Path(args.markdown).write_text(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

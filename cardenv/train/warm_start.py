@@ -1,0 +1,222 @@
+"""Warm starts for MaskablePPO: behaviour cloning of an agent, and a KL pull toward the clone.
+
+``cardenv train --warm-start heuristic`` plays tables of the given agent, records every
+decision as (observation, action mask, the agent's action), and trains the policy's actor
+on them by masked cross-entropy before PPO starts: the network then plays like that agent
+from the observation alone (no agent runs inside it at play time). PPO fine-tuning then
+starts from competent play instead of random play. Two guards keep PPO from destroying
+the clone early (what fine-tuning does to skills in states it does not revisit soon):
+
+* ``critic_warmup_steps``: the first steps train the value network only (the actor's
+  parameters get no gradient, so the clone plays unchanged while the critic learns its
+  values);
+* ``kl_to_warm_start``: after every PPO update, gradient steps on the rollout's states
+  that pull the policy toward the frozen clone, weighted ``coef × the progress remaining``
+  (kickstarting's teacher term, annealed to zero by the end of the run).
+
+torch and sb3-contrib are imported when the functions run (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.core import validation
+
+
+@dataclass
+class Demonstrations:
+    """Decisions of a teacher agent: the deciding seat's observation vector, its legal
+    action mask and the teacher's action (stored as float16: the observation pieces are
+    small integers and fractions; halving the memory lets a few hundred thousand
+    decisions of carte_v0's 4,413-float vector fit)."""
+
+    observations: np.ndarray  # (n, obs_size) float16
+    masks: np.ndarray  # (n, num_actions) bool
+    actions: np.ndarray  # (n,) int64
+    games: int
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int = 0, env_kwargs: dict | None = None,
+                           explore: float = 0.05) -> Demonstrations:
+    """Play tables of ``teacher`` (an agent spec in every seat) until ``decisions``
+    decisions are recorded. With probability ``explore`` the table plays a uniformly
+    random legal action instead of the teacher's, the teacher's choice still being the
+    label (DAgger's idea: states off the teacher's path, labelled by the teacher), so the
+    clone also learns to recover from moves the teacher would not make."""
+    validation.integer("decisions", decisions, 1)
+    validation.real("explore", explore, 0, 1)
+    env_kwargs = dict(env_kwargs or {})
+    info = ruleset_info(ruleset, **env_kwargs)
+    env = make_raw_env(ruleset, **env_kwargs)
+    rng = np.random.default_rng(seed)
+    teachers = [make_agent(teacher, info, np.random.default_rng(rng.integers(2**63))) for _ in range(info.num_players)]
+    size, num_actions = info.layout.size, len(info.action_table)
+    observations = np.empty((decisions, size), dtype=np.float16)
+    masks = np.empty((decisions, num_actions), dtype=bool)
+    actions = np.empty(decisions, dtype=np.int64)
+    n = games = 0
+    while n < decisions:
+        env.reset(seed=int(rng.integers(2**31)))
+        for agent in teachers:
+            agent.reset()
+        state = env.game
+        games += 1
+        while not state.is_terminal and n < decisions:
+            seat = state.current_player
+            name = env.possible_agents[seat]
+            observation = env.observe(name)
+            action = teachers[seat].act(observation, state, seat)
+            observations[n] = observation["observation"]
+            masks[n] = observation["action_mask"] > 0
+            actions[n] = action
+            n += 1
+            if explore and rng.random() < explore:
+                action = int(rng.choice(np.flatnonzero(masks[n - 1])))
+            env.step(action)
+            env.step_done_agents()
+    return Demonstrations(observations, masks, actions, games)
+
+
+def actor_parameters(policy) -> list:
+    """The parameters of the policy's actor: its own feature extractor where it has one,
+    the policy MLP and the action layer (the critic's are left alone)."""
+    modules = [policy.mlp_extractor.policy_net, policy.action_net]
+    if not policy.share_features_extractor:
+        modules.append(policy.pi_features_extractor)
+    params = [p for m in modules for p in m.parameters()]
+    extra = getattr(policy, "guide_weight", None)
+    return params + ([extra] if extra is not None else [])
+
+
+def clone_into(policy, demos: Demonstrations, epochs: int = 8, batch_size: int = 512, learning_rate: float = 1e-3,
+               entropy_weight: float = 1e-3, held_out: float = 0.05, seed: int = 0, log=None) -> dict:
+    """Train ``policy``'s actor (a MaskableActorCriticPolicy) to choose the demonstrated
+    actions: masked cross-entropy (the mask renormalises over the legal actions) with a
+    small entropy bonus, Adam. Returns the agreement (the policy's most likely action
+    equals the teacher's) on a held-out share of the decisions, and on the training set."""
+    import torch
+
+    validation.integer("epochs", epochs, 1)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(demos))
+    n_test = max(1, int(len(demos) * held_out))
+    test, train = order[:n_test], order[n_test:]
+    params = actor_parameters(policy)
+    optimizer = torch.optim.Adam(params, lr=learning_rate)
+    policy.set_training_mode(True)
+
+    def batch(indices):
+        obs = torch.as_tensor(demos.observations[indices].astype(np.float32))
+        return obs, torch.as_tensor(demos.masks[indices]), torch.as_tensor(demos.actions[indices])
+
+    def agreement(indices) -> float:
+        agree = 0
+        with torch.no_grad():
+            for start in range(0, len(indices), 4096):
+                obs, mask, act = batch(indices[start:start + 4096])
+                probs = policy.get_distribution(obs, action_masks=mask).distribution.probs
+                agree += int((probs.argmax(dim=1) == act).sum())
+        return agree / len(indices)
+
+    for epoch in range(epochs):
+        rng.shuffle(train)
+        # The learning rate falls linearly to a tenth: late epochs polish, not jump.
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate * (1 - 0.9 * epoch / max(1, epochs - 1))
+        total = 0.0
+        for start in range(0, len(train), batch_size):
+            obs, mask, act = batch(train[start:start + batch_size])
+            distribution = policy.get_distribution(obs, action_masks=mask)
+            loss = -distribution.log_prob(act).mean() - entropy_weight * distribution.entropy().mean()
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            optimizer.step()
+            total += float(loss.detach()) * len(act)
+        if log is not None:
+            log(f"warm start: epoch {epoch + 1}/{epochs}, loss {total / len(train):.4f}, "
+                f"held-out agreement {agreement(test):.4f}")
+    policy.set_training_mode(False)
+    return {"decisions": len(demos), "games": demos.games, "held_out_agreement": agreement(test),
+            "train_agreement": agreement(train[:len(test) * 4])}
+
+
+def kl_to_teacher(teacher, policy, observations, action_masks):
+    """Mean KL(teacher ‖ policy) of the two masked action distributions (gradient flows
+    into ``policy`` only)."""
+    import torch
+
+    with torch.no_grad():
+        target = teacher.get_distribution(observations, action_masks=action_masks).distribution
+    current = policy.get_distribution(observations, action_masks=action_masks).distribution
+    # Masked logits are normalised log-probabilities with illegal actions at a large
+    # negative constant in both, where the teacher's probability is 0.
+    return (target.probs * (target.logits - current.logits)).sum(dim=-1).mean()
+
+
+def warm_started_ppo_class():
+    """MaskablePPO with the two guards of this module (critic warm-up, KL to the clone).
+    A model saved from it loads with plain ``MaskablePPO.load`` (the policy is the usual
+    one; the frozen clone is not saved)."""
+    import copy
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    class WarmStartedMaskablePPO(MaskablePPO):
+        teacher = None
+        kl_coef = 0.0
+        critic_warmup_steps = 0
+
+        def keep_close_to_clone(self, kl_coef: float, critic_warmup_steps: int) -> None:
+            """Freeze a copy of the current (cloned) policy as the KL target."""
+            self.kl_coef = float(kl_coef)
+            self.critic_warmup_steps = int(critic_warmup_steps)
+            if self.kl_coef > 0:
+                self.teacher = copy.deepcopy(self.policy)
+                self.teacher.set_training_mode(False)
+                for p in self.teacher.parameters():
+                    p.requires_grad_(False)
+
+        def _excluded_save_params(self) -> list[str]:
+            return [*super()._excluded_save_params(), "teacher"]
+
+        def train(self) -> None:
+            actor = actor_parameters(self.policy)
+            warming_up = self.num_timesteps <= self.critic_warmup_steps
+            if warming_up:
+                for p in actor:
+                    p.requires_grad_(False)
+            try:
+                super().train()
+            finally:
+                for p in actor:
+                    p.requires_grad_(True)
+            self.logger.record("train/actor_frozen", float(warming_up))
+            if self.teacher is not None and not warming_up:
+                self._pull_toward_teacher()
+
+        def _pull_toward_teacher(self) -> None:
+            coef = self.kl_coef * self._current_progress_remaining
+            self.policy.set_training_mode(True)
+            kls = []
+            for rollout in self.rollout_buffer.get(self.batch_size):
+                kl = kl_to_teacher(self.teacher, self.policy, rollout.observations, rollout.action_masks)
+                kls.append(float(kl.detach()))
+                if coef > 0:
+                    self.policy.optimizer.zero_grad()
+                    (coef * kl).backward()
+                    torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+                    self.policy.optimizer.step()
+            self.policy.set_training_mode(False)
+            self.logger.record("train/kl_to_warm_start", float(np.mean(kls)))
+            self.logger.record("train/kl_coef", coef)
+
+    return WarmStartedMaskablePPO
