@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from cardenv.agents.registry import parse_spec, ruleset_info
-from cardenv.train.config import TrainConfig
+from cardenv.train.config import TrainConfig, parse_env_args
 
 # docs/agents.md's guided recipe, the same for every target.
 RECIPE_FLAGS = dict(learning_rate=1e-4, clip_range=0.1, ent_coef=0.001, n_steps=512, batch_size=1024, n_epochs=4,
@@ -39,12 +39,13 @@ RECIPES = ("guided", "plain")
 
 
 def best_response_config(ruleset: str, target: str, timesteps: int, recipe: str, seed: int, games: int,
-                         runs: Path) -> TrainConfig:
+                         runs: Path, env_kwargs: dict | None = None) -> TrainConfig:
     safe = target.replace(":", "_").replace("/", "_")
     return TrainConfig(ruleset=ruleset, opponent=target, total_timesteps=timesteps, seed=seed,
                        output_dir=str(runs / f"{ruleset}-{safe}"), overwrite=True,
                        guide="heuristic" if recipe == "guided" else "", eval_every=0, checkpoint_every=0,
-                       final_eval_games=games, final_eval_fields=(target,), progress_bar=False, **RECIPE_FLAGS)
+                       final_eval_games=games, final_eval_fields=(target,), progress_bar=False, env_kwargs=dict(env_kwargs or {}),
+                       **RECIPE_FLAGS)
 
 
 def measure(config: TrainConfig) -> dict:
@@ -55,7 +56,8 @@ def measure(config: TrainConfig) -> dict:
     result = json.loads((Path(summary["output_dir"]) / "eval.json").read_text())[0]
     low, high = result["win_share_ci95"]
     return {"ruleset": config.ruleset, "target": config.opponent, "timesteps": summary["timesteps"],
-            "recipe": "guided" if config.guide else "plain", "seed": config.seed, "games": result["games"],
+            "recipe": "guided" if config.guide else "plain", "seed": config.seed, "env_kwargs": config.env_kwargs,
+            "games": result["games"],
             "win_share": result["win_share"], "ci95": [low, high],
             "points_per_round": result["mean_points_per_round"], "call_rate": result["call_rate"],
             "seconds": round(time.perf_counter() - started, 1)}
@@ -86,10 +88,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", default="runs/best_response", help="folder of the best responses' runs")
     parser.add_argument("--json", help="results file (kept and extended across reruns)")
     parser.add_argument("--markdown", help="write the table here too")
+    parser.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
+                        help="env option for every run and evaluation, e.g. memory=none (repeatable)")
     args = parser.parse_args(argv)
     try:
+        env_kwargs = parse_env_args(args.env_arg)
         for ruleset in args.rulesets:
-            ruleset_info(ruleset)
+            ruleset_info(ruleset, **env_kwargs)
         for target in args.targets:
             parse_spec(target)
         if args.timesteps < 1 or args.games < 1:
@@ -102,12 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     command = "python benchmarks/best_response.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     for ruleset in args.rulesets:
         for target in args.targets:
-            done = [r for r in rows if (r["ruleset"], r["target"], r["recipe"], r["seed"], r["games"]) ==
-                    (ruleset, target, args.recipe, args.seed, args.games) and r["timesteps"] >= args.timesteps]
+            done = [r for r in rows if (r["ruleset"], r["target"], r["recipe"], r["seed"], r["games"],
+                                        r["env_kwargs"]) == (ruleset, target, args.recipe, args.seed, args.games,
+                                                             env_kwargs) and r["timesteps"] >= args.timesteps]
             if done:
                 continue
             row = measure(best_response_config(ruleset, target, args.timesteps, args.recipe, args.seed, args.games,
-                                               Path(args.runs)))
+                                               Path(args.runs), env_kwargs))
             rows.append(row)
             low, high = row["ci95"]
             print(f"{ruleset} vs 3 × {target}: best response {row['win_share']:.3f} [{low:.3f}, {high:.3f}] "

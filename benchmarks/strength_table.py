@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from cardenv.agents.pretrained import shipped_rulesets
+from cardenv.agents.pretrained import SHIPPED_VARIANTS, shipped_rulesets
 from cardenv.agents.registry import ruleset_info, rulesets
 from cardenv.eval.tournament import run_tournament
 from cardenv.train.config import parse_env_args
@@ -38,8 +38,9 @@ CHEAP_AGENTS = ("random", "random_no_call", "heuristic")
 
 def agents_for(ruleset: str, budgets: list[int], search: bool = True) -> list[str]:
     agents = [*CHEAP_AGENTS, *(f"ismcts:{b}" for b in budgets if search)]
-    if ruleset in shipped_rulesets():
-        agents.append("ppo:pretrained")
+    for variant in SHIPPED_VARIANTS:
+        if ruleset in shipped_rulesets(variant):
+            agents.append(f"ppo:{variant}")
     return agents
 
 

@@ -102,3 +102,28 @@ def test_a_game_does_not_depend_on_the_games_before_it():
     full = run_tournament("onefifty_v0", "random", ["random_no_call"], games=8, seed=3)
     alone = TournamentTable("onefifty_v0", ["random"] + ["random_no_call"] * 3, 3, {}, record_games=False)
     assert alone.play(5)[0] == full.outcomes[5]
+
+
+def test_capped_rounds_are_the_rounds_that_ended_at_the_turn_cap():
+    """Nobody calls in a table of random_no_call (O-18): with a short cap most rounds end
+    there; the rate is the engine's round reasons counted again, game by game."""
+    from cardenv.agents.registry import make_raw_env
+    from cardenv.games.base import RoundResult
+    from cardenv.human.records import GameRecord
+
+    options = {"max_turns_per_round": 12, "single_round": True}
+    records: list[GameRecord] = []
+    result = run_tournament("onefifty_v0", "random_no_call", "random_no_call", 8, seed=4, env_kwargs=options,
+                            on_record=lambda index, record: records.append(record))
+    reasons = []
+    for record in records:
+        env = make_raw_env("onefifty_v0", **options)
+        env.reset(seed=record.seed)
+        for _, action, _name in record.actions:
+            env.step(action)
+            env.step_done_agents()
+        reasons += [r.reason for r in env.game.round_results]
+    assert result.capped_round_rate == sum(r == RoundResult.TURN_CAP for r in reasons) / len(reasons)
+    assert result.capped_round_rate > 0.5
+    called = run_tournament("onefifty_v0", "heuristic", "heuristic", 8, seed=4)
+    assert called.capped_round_rate < result.capped_round_rate

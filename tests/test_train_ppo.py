@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
-from cardenv.agents.pretrained import pretrained_model_path, shipped_rulesets
+from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path, shipped_rulesets
 from cardenv.agents.registry import rulesets
 from cardenv.eval.tournament import play_game
 from cardenv.train.config import TrainConfig
@@ -140,12 +140,24 @@ def test_train_options_are_checked(tmp_path):
         _short(tmp_path, n_envs=0)
 
 
+@pytest.mark.parametrize(("ruleset", "variant"), [(r, v) for v in SHIPPED_VARIANTS for r in shipped_rulesets(v)])
+def test_every_shipped_policy_loads_by_name_and_plays_its_ruleset(ruleset, variant):
+    from cardenv.agents.ppo import model_metadata
+
+    env_kwargs = model_metadata(pretrained_model_path(ruleset, variant))["env_kwargs"]
+    info = ruleset_info(ruleset, **env_kwargs)
+    agent = make_agent(f"ppo:{variant}", info, np.random.default_rng(0))
+    others = [make_agent("heuristic", info, np.random.default_rng(s)) for s in range(1, info.num_players)]
+    assert play_game(make_raw_env(ruleset, **env_kwargs), [agent, *others], seed=0) > 0
+
+
 @pytest.mark.parametrize("ruleset", shipped_rulesets())
-def test_every_shipped_policy_loads_by_name_and_plays_its_ruleset(ruleset):
-    info = ruleset_info(ruleset)
-    agent = make_agent("ppo:pretrained", info, np.random.default_rng(0))
-    others = [make_agent("random_no_call", info, np.random.default_rng(s)) for s in range(1, info.num_players)]
-    assert play_game(make_raw_env(ruleset), [agent, *others], seed=0) > 0
+def test_the_shipped_policy_is_a_network_on_the_observation_alone(ruleset):
+    """ppo:pretrained runs no agent inside it (no guide): what it plays comes from the
+    env's observation through the network, so the leak tests of the observation cover it."""
+    agent = make_agent("ppo:pretrained", ruleset_info(ruleset), np.random.default_rng(0))
+    assert agent.guide is None and agent.actor is not None
+    assert agent.model.observation_space.shape == (ruleset_info(ruleset).layout.size * agent.frame_stack,)
 
 
 @pytest.mark.parametrize("ruleset", shipped_rulesets())
@@ -234,7 +246,7 @@ def test_a_guided_policys_guide_is_built_by_the_agent_factory_given():
     from cardenv.agents.pretrained import pretrained_model_path
 
     info = ruleset_info("onefifty_v0")
-    model = pretrained_model_path("onefifty_v0")  # trained with the heuristic as its guide
+    model = pretrained_model_path("onefifty_v0", "pretrained_guided")  # trained with the heuristic as its guide
     built = []
 
     def recording_factory(spec, info, rng):
@@ -315,14 +327,14 @@ def _random_play_positions(env, count: int, seed: int) -> list[tuple[np.ndarray,
     return positions
 
 
-@pytest.mark.parametrize("ruleset", shipped_rulesets())
-def test_the_numpy_actor_matches_torch_on_played_positions(ruleset):
+@pytest.mark.parametrize(("ruleset", "variant"), [(r, v) for v in SHIPPED_VARIANTS for r in shipped_rulesets(v)])
+def test_the_numpy_actor_matches_torch_on_played_positions(ruleset, variant):
     """The agent's numpy forward pass against the policy's own torch distribution."""
     from cardenv.agents.ppo import load_model, model_metadata
     from cardenv.agents.pretrained import pretrained_model_path
     from cardenv.train.single_seat import SingleSeatEnv
 
-    path = pretrained_model_path(ruleset)
+    path = pretrained_model_path(ruleset, variant)
     model = load_model(path)
     env = SingleSeatEnv(ruleset, "random_no_call", guide=model_metadata(path).get("guide"))
     assert _compare_numpy_actor_with_torch(model, _random_play_positions(env, 150, seed=1)) == 150

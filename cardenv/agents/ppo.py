@@ -15,8 +15,12 @@ from collections import OrderedDict
 
 import numpy as np
 
+from gymnasium import spaces
+
+from cardenv.adapters.frame_stack import FrameHistory
 from cardenv.agents.base import Agent, AgentFactory, RulesetInfo, uniform_choice
 from cardenv.agents.guide import Guide, guided_size
+from cardenv.core import validation
 
 METADATA_NAME = "cardenv.json"
 """A file inside a saved model's zip: the ruleset and env options it was trained on."""
@@ -105,10 +109,10 @@ class NumpyActor:
         return weights / weights.sum()
 
 
-def _check_model_fits(model, info: RulesetInfo, where: str, guide: str | None) -> None:
-    expected = (guided_size(info, guide),)
+def _check_model_fits(model, info: RulesetInfo, where: str, guide: str | None, frame_stack: int = 1) -> None:
+    expected = (guided_size(info, guide) * frame_stack,)
     if tuple(model.observation_space.shape) != expected or model.action_space.n != len(info.action_table):
-        guided = f" (guided by {guide})" if guide else ""
+        guided = (f" (guided by {guide})" if guide else "") + (f" ({frame_stack} frames)" if frame_stack > 1 else "")
         raise ValueError(
             f"{where} was trained for observations {tuple(model.observation_space.shape)} and "
             f"{model.action_space.n} actions, but {info.name} with {info.env_kwargs or 'default options'}{guided} "
@@ -120,40 +124,64 @@ class PPOAgent(Agent):
     name = "ppo"
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, model, deterministic: bool = True,
-                 guide: str | None = None, agent_factory: AgentFactory | None = None):
-        """``model``: a file (its recorded guide is used) or a loaded model (``guide`` says
-        which agent guided it, if one did); ``agent_factory`` builds a guided model's guide.
-        The agent copies the policy's weights when it is made: an agent of a model that
-        goes on training plays the weights of then."""
+                 guide: str | None = None, agent_factory: AgentFactory | None = None, frame_stack: int = 1):
+        """``model``: a file (its recorded guide and frame stack are used) or a loaded
+        model (``guide`` says which agent guided it, if one did; ``frame_stack`` how many
+        decisions' observations it sees at once); ``agent_factory`` builds a guided
+        model's guide. The agent copies the policy's weights when it is made: an agent of
+        a model that goes on training plays the weights of then. A frame-stacked policy
+        remembers the observations of this agent's previous decisions in the game (the
+        :mod:`cardenv.adapters.frame_stack` layout), cleared by ``reset``."""
         super().__init__(info, rng)
         if isinstance(model, str):
-            guide = (model_metadata(model) or {}).get("guide")
+            recorded = model_metadata(model) or {}
+            guide, frame_stack = recorded.get("guide"), recorded.get("frame_stack", 1)
         where = model if isinstance(model, str) else "the model"
         if guide and agent_factory is None:
             raise ValueError(f"{where} was trained with the guide {guide!r}: it needs an agent_factory to build "
                              f"the guide (cardenv.agents.make_agent builds every agent spec)")
         self.model = load_model(model) if isinstance(model, str) else model
-        _check_model_fits(self.model, info, where, guide)
+        self.frame_stack = validation.integer("frame_stack", frame_stack, 1)
+        _check_model_fits(self.model, info, where, guide, self.frame_stack)
         self.deterministic = deterministic
         # The guide shares this agent's generator, so reseeding the agent reseeds it.
         self.guide = Guide(guide, agent_factory(guide, info, rng)) if guide else None
         self.actor = NumpyActor.from_model(self.model)
+        self.frames = None
+        if self.frame_stack > 1:
+            low, high = info.layout.low(), info.layout.high()
+            if self.guide is not None:
+                low, high = self.guide.low_high(low, high)
+            self.frames = FrameHistory(spaces.Box(low, high, low.shape, np.float32), self.frame_stack)
 
     def reset(self) -> None:
         super().reset()
         if self.guide is not None:
             self.guide.reset()
+        if self.frames is not None:
+            self.frames.clear()
 
-    def probabilities(self, observation, state, seat) -> np.ndarray:
-        """The policy's probability of each action (zero where the mask forbids it)."""
-        mask = observation["action_mask"]
-        vector = observation["observation"] if self.guide is None else self.guide.observe(observation, state, seat)
+    def _vector(self, observation, state, seat) -> np.ndarray:
+        """The observation vector the policy reads now (guided, not yet stacked)."""
+        return observation["observation"] if self.guide is None else self.guide.observe(observation, state, seat)
+
+    def _probabilities_of(self, vector: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        if self.frames is not None:
+            vector = self.frames.stacked(vector)
         if self.actor is None:
             return masked_probabilities(self.model, vector, mask)
         return self.actor.probabilities(vector, mask)
 
+    def probabilities(self, observation, state, seat) -> np.ndarray:
+        """The policy's probability of each action (zero where the mask forbids it). A
+        frame-stacked policy reads it with the frames of this agent's past decisions."""
+        return self._probabilities_of(self._vector(observation, state, seat), observation["action_mask"])
+
     def choose(self, observation, state, seat) -> int:
-        probs = self.probabilities(observation, state, seat)
+        vector = self._vector(observation, state, seat)
+        probs = self._probabilities_of(vector, observation["action_mask"])
+        if self.frames is not None:
+            self.frames.commit(vector)  # a decision: its observation joins the stack
         if self.deterministic:
             return int(np.argmax(probs))
         return int(self.rng.choice(len(probs), p=probs))

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo
-from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path
+from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path
 from cardenv.agents.rulesets import (  # noqa: F401  (importable from here, as before they moved)
     HEURISTICS,
     check_ruleset,
@@ -62,8 +62,8 @@ def _make_ismcts(info, rng, argument):
 def _make_ppo(info, rng, argument):
     from cardenv.agents.ppo import PPOAgent
 
-    if argument == PRETRAINED:
-        argument = pretrained_model_path(info.name)
+    if argument in SHIPPED_VARIANTS:
+        argument = pretrained_model_path(info.name, argument)
     return PPOAgent(info, rng, argument, agent_factory=make_agent)  # the model file, checked by parse_spec
 
 
@@ -84,7 +84,7 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "rllib": _make_rllib,
 }
 AGENT_SPECS = ("random, random_no_call, heuristic, ismcts[:SIMULATIONS[@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
-               "rllib:CHECKPOINT[#MODULE]")
+               "ppo:pretrained_guided, rllib:CHECKPOINT[#MODULE]")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
 """Agents that need an optional dependency: name -> the extra that brings it."""
@@ -122,7 +122,7 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
         if not argument:
             raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/onefifty_v0/final_model.zip', "
                              f"got {spec!r}")
-        if argument != PRETRAINED and not os.path.isfile(argument):
+        if argument not in SHIPPED_VARIANTS and not os.path.isfile(argument):
             if argument.endswith(".zip") or not os.path.isfile(argument + ".zip"):
                 raise ValueError(f"ppo model file {argument!r} does not exist")
             argument += ".zip"

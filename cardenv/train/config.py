@@ -48,6 +48,9 @@ class TrainConfig:
                              "times a learned weight, to its logits: training refines that agent's play "
                              "(empty: no guide)")
     guide_weight: float = _option(4.0, "guide: the weight's starting value")
+    frame_stack: int = _option(1, "decisions the policy sees at once: the observation now and those of the learner's "
+                                  "last N-1 decisions (cardenv.adapters.frame_stack), a memory of its own for "
+                                  "memory=none (1: the observation alone)")
     warm_start: str = _option("", "an agent spec (e.g. heuristic) whose decisions, recorded in tables of it, the policy "
                                   "is first trained to copy (behaviour cloning), so PPO starts from its play; the "
                                   "policy still sees only the observation (empty: no warm start)")
@@ -88,7 +91,7 @@ class TrainConfig:
                              "folder, overwrite replaces it")
         for name, low in (("total_timesteps", 1), ("n_envs", 1), ("n_steps", 1), ("batch_size", 1), ("n_epochs", 1),
                           ("eval_games", 1), ("final_eval_games", 1), ("pool_size", 1), ("snapshot_every", 1),
-                          ("eval_every", 0), ("checkpoint_every", 0), ("warm_start_decisions", 1),
+                          ("eval_every", 0), ("checkpoint_every", 0), ("warm_start_decisions", 1), ("frame_stack", 1),
                           ("warm_start_epochs", 1), ("critic_warmup_steps", 0)):
             validation.integer(name, getattr(self, name), low)
         validation.real("clip_range", self.clip_range, 0, low_inclusive=False)

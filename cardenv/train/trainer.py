@@ -30,6 +30,7 @@ from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped
 from cardenv.agents.registry import make_agent, ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament
 from cardenv.train.config import SELFPLAY, TrainConfig
+from cardenv.adapters.frame_stack import SingleSeatFrameStack
 from cardenv.train.single_seat import SingleSeatEnv
 from cardenv.train.warm_start import clone_into, collect_demonstrations, warm_started_ppo_class
 
@@ -45,14 +46,16 @@ def _opponent_factory(pool_size: int, spec, info, rng):
 
 
 def make_training_env(ruleset: str, opponent, env_kwargs: dict, pool_size: int, single_thread: bool,
-                      guide: str | None = None):
-    """One single-seat env (module-level, so SubprocVecEnv can pickle its constructor)."""
+                      guide: str | None = None, frame_stack: int = 1):
+    """One single-seat env (module-level, so SubprocVecEnv can pickle its constructor),
+    frame-stacked when ``frame_stack`` > 1."""
     if single_thread:
         import torch
 
         torch.set_num_threads(1)  # worker processes: one core each, no oversubscription
-    return SingleSeatEnv(ruleset, opponent, env_kwargs, agent_factory=partial(_opponent_factory, pool_size),
-                         guide=guide)
+    env = SingleSeatEnv(ruleset, opponent, env_kwargs, agent_factory=partial(_opponent_factory, pool_size),
+                        guide=guide)
+    return SingleSeatFrameStack(env, frame_stack) if frame_stack > 1 else env
 
 
 SUBPROC_MIN_CORES = 4  # vec_env="auto" runs the envs in subprocesses from this many usable cores
@@ -88,7 +91,7 @@ def train(config: TrainConfig) -> dict:
     torch.set_num_threads(1)
     opponents = config.opponent_specs()
     env_fns = [partial(make_training_env, config.ruleset, opponents, config.env_kwargs, config.pool_size,
-                       use_subproc, guide) for _ in range(config.n_envs)]
+                       use_subproc, guide, config.frame_stack) for _ in range(config.n_envs)]
     vec_env = SubprocVecEnv(env_fns) if use_subproc else DummyVecEnv(env_fns)
     vec_env = VecMonitor(vec_env, filename=str(out / "monitor.csv"), info_keywords=("win_share",))
     vec_env.seed(config.seed)
@@ -114,11 +117,12 @@ def train(config: TrainConfig) -> dict:
         model = ppo_class.load(str(resume_from), env=vec_env, device="cpu")
     model.keep_close_to_clone(config.kl_to_warm_start if resume_from is None else 0.0, config.critic_warmup_steps)
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
-    metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs, "guide": guide}
+    metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs, "guide": guide,
+                "frame_stack": config.frame_stack}
 
     def learner_factory(spec, info, rng):
         if spec == LEARNER:
-            return PPOAgent(info, rng, model, guide=guide, agent_factory=make_agent)
+            return PPOAgent(info, rng, model, guide=guide, agent_factory=make_agent, frame_stack=config.frame_stack)
         return make_agent(spec, info, rng)
 
     eval_history: list[dict] = read_eval_history(out / "eval_history.csv") if resume_from else []
@@ -345,7 +349,8 @@ def warm_start_policy(policy, config: TrainConfig, out: Path) -> dict:
             print(line, file=sys.stderr, flush=True)
 
     demos = collect_demonstrations(config.ruleset, config.warm_start, config.warm_start_decisions, seed=config.seed,
-                                   env_kwargs=config.env_kwargs, explore=config.warm_start_explore)
+                                   env_kwargs=config.env_kwargs, explore=config.warm_start_explore,
+                                   frame_stack=config.frame_stack)
     log(f"warm start: {len(demos)} decisions of {config.warm_start} from {demos.games} games "
         f"({time.perf_counter() - started:.0f} s)")
     result = clone_into(policy, demos, epochs=config.warm_start_epochs, seed=config.seed, log=log)

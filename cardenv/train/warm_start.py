@@ -19,10 +19,13 @@ torch and sb3-contrib are imported when the functions run (the ``train`` extra).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
+from gymnasium import spaces
 
+from cardenv.adapters.frame_stack import FrameHistory
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.core import validation
 
@@ -44,28 +47,35 @@ class Demonstrations:
 
 
 def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int = 0, env_kwargs: dict | None = None,
-                           explore: float = 0.05) -> Demonstrations:
+                           explore: float = 0.05, frame_stack: int = 1) -> Demonstrations:
     """Play tables of ``teacher`` (an agent spec in every seat) until ``decisions``
     decisions are recorded. With probability ``explore`` the table plays a uniformly
     random legal action instead of the teacher's, the teacher's choice still being the
     label (DAgger's idea: states off the teacher's path, labelled by the teacher), so the
-    clone also learns to recover from moves the teacher would not make."""
+    clone also learns to recover from moves the teacher would not make. With
+    ``frame_stack`` > 1 each recorded observation is the deciding seat's frame stack
+    (its observations at its last decisions, as the frame-stacked policy will see them).
+    """
     validation.integer("decisions", decisions, 1)
+    validation.integer("frame_stack", frame_stack, 1)
     validation.real("explore", explore, 0, 1)
     env_kwargs = dict(env_kwargs or {})
     info = ruleset_info(ruleset, **env_kwargs)
     env = make_raw_env(ruleset, **env_kwargs)
     rng = np.random.default_rng(seed)
     teachers = [make_agent(teacher, info, np.random.default_rng(rng.integers(2**63))) for _ in range(info.num_players)]
-    size, num_actions = info.layout.size, len(info.action_table)
+    size, num_actions = info.layout.size * frame_stack, len(info.action_table)
+    frame_space = spaces.Box(info.layout.low(), info.layout.high(), (info.layout.size,), np.float32)
+    histories = [FrameHistory(frame_space, frame_stack) for _ in range(info.num_players)]
     observations = np.empty((decisions, size), dtype=np.float16)
     masks = np.empty((decisions, num_actions), dtype=bool)
     actions = np.empty(decisions, dtype=np.int64)
     n = games = 0
     while n < decisions:
         env.reset(seed=int(rng.integers(2**31)))
-        for agent in teachers:
+        for agent, history in zip(teachers, histories):
             agent.reset()
+            history.clear()
         state = env.game
         games += 1
         while not state.is_terminal and n < decisions:
@@ -73,7 +83,8 @@ def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int
             name = env.possible_agents[seat]
             observation = env.observe(name)
             action = teachers[seat].act(observation, state, seat)
-            observations[n] = observation["observation"]
+            observations[n] = histories[seat].stacked(observation["observation"])
+            histories[seat].commit(observation["observation"])
             masks[n] = observation["action_mask"] > 0
             actions[n] = action
             n += 1
@@ -161,6 +172,7 @@ def kl_to_teacher(teacher, policy, observations, action_masks):
     return (target.probs * (target.logits - current.logits)).sum(dim=-1).mean()
 
 
+@functools.cache
 def warm_started_ppo_class():
     """MaskablePPO with the two guards of this module (critic warm-up, KL to the clone).
     A model saved from it loads with plain ``MaskablePPO.load`` (the policy is the usual
