@@ -101,12 +101,14 @@ def test_a_run_folder_is_not_overwritten_silently_and_a_run_resumes(tmp_path):
     # The model says what it was trained on, so evaluating it needs no --env-arg.
     assert model_metadata(str(model)) == {"ruleset": "onefifty_v0",
                                           "env_kwargs": {"single_round": True, "max_turns_per_round": 60},
-                                          "guide": None}
+                                          "guide": None, "frame_stack": 1}
     assert "data" in zipfile.ZipFile(model).namelist()
     with pytest.raises(FileExistsError, match="--resume.*--overwrite"):
         train(config)
     with pytest.raises(ValueError, match="was trained without a guide; --guide must match it"):
         train(_short(tmp_path, total_timesteps=2048, n_envs=1, resume=True, guide="heuristic"))
+    with pytest.raises(ValueError, match="was trained with --frame-stack 1; --frame-stack must match it, got 4"):
+        train(_short(tmp_path, total_timesteps=2048, n_envs=1, resume=True, frame_stack=4))
     summary = train(_short(tmp_path, total_timesteps=2048, n_envs=1, eval_every=0, checkpoint_every=0,
                            final_eval_fields=("random_no_call",), final_eval_games=4, resume=True))
     assert summary["timesteps"] >= 2048
@@ -184,11 +186,19 @@ def test_no_shipped_policy_plays_the_same_few_moves_whatever_happens(ruleset):
 def test_pretrained_policies_ship_and_a_missing_one_is_named():
     from cardenv.agents.pretrained import pretrained_model_path
 
-    assert shipped_rulesets() == sorted(rulesets())
-    # Every registered ruleset ships one, so the error is shown for a name that does not.
-    with pytest.raises(ValueError, match="no pretrained policy ships for poker_v0; 'ppo:pretrained' is available "
-                                         "for: carte_v0, cut_v0, kaboom_v0, onefifty_v0"):
+    assert set(shipped_rulesets()) <= set(rulesets())
+    assert {"onefifty_v0", "cut_v0"} <= set(shipped_rulesets())
+    assert shipped_rulesets("pretrained_guided") == ["cut_v0", "kaboom_v0", "onefifty_v0"]
+    shipped = ", ".join(shipped_rulesets())
+    with pytest.raises(ValueError, match=f"no pretrained policy ships for poker_v0; 'ppo:pretrained' is available "
+                                         f"for: {shipped}$"):
         pretrained_model_path("poker_v0")
+    with pytest.raises(ValueError, match="no pretrained_guided policy ships for carte_v0; 'ppo:pretrained_guided' is "
+                                         "available for: cut_v0, kaboom_v0, onefifty_v0$"):
+        pretrained_model_path("carte_v0", "pretrained_guided")
+    with pytest.raises(ValueError, match="unknown shipped policy 'pretrained_best'; shipped policies are pretrained, "
+                                         "pretrained_guided"):
+        pretrained_model_path("cut_v0", "pretrained_best")
 
 
 def test_an_exported_policy_plays_as_the_trained_one_and_is_smaller(tmp_path):

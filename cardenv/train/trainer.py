@@ -332,6 +332,10 @@ def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
             raise ValueError(f"--resume: {resume_from} was trained "
                              f"{f'with --guide {trained_guide}' if trained_guide else 'without a guide'}; "
                              f"--guide must match it, got {config.guide or 'none'!r}")
+        trained_stack = (model_metadata(str(resume_from)) or {}).get("frame_stack", 1)
+        if trained_stack != config.frame_stack:
+            raise ValueError(f"--resume: {resume_from} was trained with --frame-stack {trained_stack}; "
+                             f"--frame-stack must match it, got {config.frame_stack}")
         if (out / "monitor.csv").exists():
             part = len(list(out.glob("monitor.*.csv"))) + 1
             (out / "monitor.csv").rename(out / f"monitor.{part}.csv")

@@ -27,9 +27,10 @@ def _model_file(ruleset: str, variant: str):
 def shipped_rulesets(variant: str = PRETRAINED) -> list[str]:
     """The rulesets a shipped policy of this variant ships for."""
     folder = resources.files(__name__)
-    names = sorted(entry.name.removesuffix(".zip") for entry in folder.iterdir() if entry.name.endswith(".zip"))
-    return [name for name in names if _model_file(name, variant).is_file() and
-            not any(name.endswith(suffix) for suffix in SHIPPED_VARIANTS.values() if suffix)]
+    suffix = SHIPPED_VARIANTS[variant] + ".zip"
+    others = [s + ".zip" for s in SHIPPED_VARIANTS.values() if len(s) > len(SHIPPED_VARIANTS[variant])]
+    return sorted(entry.name.removesuffix(suffix) for entry in folder.iterdir()
+                  if entry.name.endswith(suffix) and not any(entry.name.endswith(other) for other in others))
 
 
 def pretrained_model_path(ruleset: str, variant: str = PRETRAINED) -> str:
