@@ -4,7 +4,7 @@
 model file ``<ruleset>.zip`` in this folder, made for the ruleset's default options):
 a network that sees the observation alone, cloned from the heuristic and fine-tuned by
 PPO. The other names play other shipped policies of the same ruleset where one ships:
-``ppo:pretrained_guided`` the guided policies of cardenv 0.x (the heuristic's move is
+``ppo:pretrained_guided`` the guided policies that shipped before them (the heuristic's move is
 part of their input; ``<ruleset>_guided.zip``). docs/agents.md gives the command that
 trained each one and how strong it is.
 """
