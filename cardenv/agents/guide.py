@@ -12,6 +12,7 @@ observation processing, never a source of hidden information.
 from __future__ import annotations
 
 import numpy as np
+from gymnasium import spaces
 
 from cardenv.agents.base import Agent, RulesetInfo
 
@@ -27,16 +28,10 @@ class Guide:
         self.agent = agent
         info = agent.info
         self.base_size = info.layout.size
-        self.num_actions = len(info.action_table)
         self.size = guided_size(info, spec)  # length of a guided observation
 
     def reset(self) -> None:
         self.agent.reset()
-
-    def low_high(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The bounds of a guided observation, from those of the env's."""
-        return (np.concatenate([low, np.zeros(self.num_actions, low.dtype)]),
-                np.concatenate([high, np.ones(self.num_actions, high.dtype)]))
 
     def observe(self, observation: dict[str, np.ndarray], state, seat: int) -> np.ndarray:
         """The env's observation vector followed by the one-hot of the guide's choice
@@ -46,6 +41,17 @@ class Guide:
         if observation["action_mask"].any():
             guided[self.base_size + self.agent.act(observation, state, seat)] = 1.0
         return guided
+
+
+def policy_observation_space(info: RulesetInfo, guided: bool) -> spaces.Box:
+    """The space of the vector a policy reads at one decision: the env's observation,
+    followed by the guide's one-hot when it is ``guided`` (one frame of a frame stack)."""
+    low, high = info.layout.low(), info.layout.high()
+    if guided:
+        num_actions = len(info.action_table)
+        low = np.concatenate([low, np.zeros(num_actions, low.dtype)])
+        high = np.concatenate([high, np.ones(num_actions, high.dtype)])
+    return spaces.Box(low, high, low.shape, np.float32)
 
 
 def guided_size(info: RulesetInfo, guide: str | None) -> int:

@@ -15,11 +15,9 @@ from collections import OrderedDict
 
 import numpy as np
 
-from gymnasium import spaces
-
 from cardenv.adapters.frame_stack import FrameHistory
 from cardenv.agents.base import Agent, AgentFactory, RulesetInfo, uniform_choice
-from cardenv.agents.guide import Guide, guided_size
+from cardenv.agents.guide import Guide, guided_size, policy_observation_space
 from cardenv.core import validation
 
 METADATA_NAME = "cardenv.json"
@@ -149,10 +147,8 @@ class PPOAgent(Agent):
         self.actor = NumpyActor.from_model(self.model)
         self.frames = None
         if self.frame_stack > 1:
-            low, high = info.layout.low(), info.layout.high()
-            if self.guide is not None:
-                low, high = self.guide.low_high(low, high)
-            self.frames = FrameHistory(spaces.Box(low, high, low.shape, np.float32), self.frame_stack)
+            self.frames = FrameHistory(policy_observation_space(info, guided=self.guide is not None),
+                                       self.frame_stack)
 
     def reset(self) -> None:
         super().reset()

@@ -31,7 +31,7 @@ import numpy as np
 from gymnasium import spaces
 
 from cardenv.agents.base import Agent, RulesetInfo, observation_for
-from cardenv.agents.guide import Guide
+from cardenv.agents.guide import Guide, policy_observation_space
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.core import validation
 
@@ -67,10 +67,7 @@ class SingleSeatEnv(gym.Env):
         placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
         self.opponents = [agent_factory(spec, self.info, placeholder) for spec in specs]
         self.guide = Guide(guide, agent_factory(guide, self.info, np.random.default_rng(0))) if guide else None
-        low, high = self.info.layout.low(), self.info.layout.high()
-        if self.guide is not None:
-            low, high = self.guide.low_high(low, high)
-        self.observation_space = spaces.Box(low, high, low.shape, np.float32)
+        self.observation_space = policy_observation_space(self.info, guided=self.guide is not None)
         self.action_space = spaces.Discrete(len(self.info.action_table))
         self.learner_seat = 0
         self._episode = 0

@@ -25,12 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
+from cardenv.adapters.frame_stack import SingleSeatFrameStack
 from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
 from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped_rulesets
 from cardenv.agents.registry import make_agent, ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament
 from cardenv.train.config import SELFPLAY, TrainConfig
-from cardenv.adapters.frame_stack import SingleSeatFrameStack
 from cardenv.train.single_seat import SingleSeatEnv
 from cardenv.train.warm_start import clone_into, collect_demonstrations, warm_started_ppo_class
 
@@ -70,7 +70,6 @@ def usable_cores() -> int:
 
 def train(config: TrainConfig) -> dict:
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor

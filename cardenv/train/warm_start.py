@@ -23,9 +23,8 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-from gymnasium import spaces
-
 from cardenv.adapters.frame_stack import FrameHistory
+from cardenv.agents.guide import policy_observation_space
 from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.core import validation
 
@@ -65,8 +64,8 @@ def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int
     rng = np.random.default_rng(seed)
     teachers = [make_agent(teacher, info, np.random.default_rng(rng.integers(2**63))) for _ in range(info.num_players)]
     size, num_actions = info.layout.size * frame_stack, len(info.action_table)
-    frame_space = spaces.Box(info.layout.low(), info.layout.high(), (info.layout.size,), np.float32)
-    histories = [FrameHistory(frame_space, frame_stack) for _ in range(info.num_players)]
+    histories = [FrameHistory(policy_observation_space(info, guided=False), frame_stack)
+                 for _ in range(info.num_players)]
     observations = np.empty((decisions, size), dtype=np.float16)
     masks = np.empty((decisions, num_actions), dtype=bool)
     actions = np.empty(decisions, dtype=np.int64)
@@ -203,9 +202,8 @@ def warm_started_ppo_class():
         def train(self) -> None:
             actor = actor_parameters(self.policy)
             warming_up = self.num_timesteps <= self.critic_warmup_steps
-            if warming_up:
-                for p in actor:
-                    p.requires_grad_(False)
+            for p in actor:
+                p.requires_grad_(not warming_up)
             try:
                 super().train()
             finally:
