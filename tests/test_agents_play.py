@@ -8,7 +8,7 @@ import pytest
 from cardenv.agents import make_agent, make_raw_env, ruleset_info, rulesets
 from cardenv.eval.tournament import play_game
 
-FAST_AGENTS = ["random", "random_no_call", "heuristic"]
+FAST_AGENTS = ["random", "random_no_call", "heuristic", "heuristic_no_call"]
 
 
 def _play(ruleset: str, specs: list[str], seed: int, **env_kwargs):
@@ -42,20 +42,54 @@ def test_ismcts_plays_a_full_single_round_game(ruleset):
     assert len(state.round_results) == 1
 
 
-def test_random_no_call_never_calls():
-    info = ruleset_info("onefifty_v0")
-    env = make_raw_env("onefifty_v0")
+@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("spec", ["random_no_call", "heuristic_no_call"])
+def test_no_call_agents_never_call(ruleset, spec):
+    info = ruleset_info(ruleset)
+    env = make_raw_env(ruleset, single_round=True)
     calls = info.call_action_ids()
-    for seed in range(3):
-        agents = [make_agent("random_no_call", info, np.random.default_rng(seed))] * info.num_players
+    assert len(calls) > 0
+    for seed in range(2):
+        agents = [make_agent(spec, info, np.random.default_rng(seed + 10 * seat)) for seat in range(info.num_players)]
         env.reset(seed=seed)
         state = env.game
         while not state.is_terminal:
-            observation = env.observe(env.possible_agents[state.current_player])
-            action = agents[0].act(observation, state, state.current_player)
+            seat = state.current_player
+            action = agents[seat].act(env.observe(env.possible_agents[seat]), state, seat)
             assert action not in calls
             env.step(action)
-        assert all(result.caller is None for result in state.round_results)
+        if ruleset in ("onefifty_v0", "cut_v0"):  # the call that ends a round early: END (O-10), Cut! (C-14)
+            assert all(result.caller is None for result in state.round_results)
+
+
+def test_no_call_agents_decide_as_their_inner_agent_on_the_mask_without_calls():
+    """random_no_call is uniform over the legal non-call actions (the reference below), and
+    heuristic_no_call is the heuristic wherever the call is not legal anyway."""
+    info = ruleset_info("cut_v0")
+    env = make_raw_env("cut_v0", single_round=True)
+    calls = info.call_action_ids()
+    no_call = make_agent("random_no_call", info, np.random.default_rng(3))
+    reference_rng = np.random.default_rng(3)
+    heuristic_no_call = make_agent("heuristic_no_call", info, np.random.default_rng(4))
+    heuristic = make_agent("heuristic", info, np.random.default_rng(4))
+    env.reset(seed=8)
+    state = env.game
+    compared = 0
+    while not state.is_terminal and compared < 150:
+        seat = state.current_player
+        observation = env.observe(env.possible_agents[seat])
+        mask = observation["action_mask"].copy()
+        mask[calls] = 0
+        legal = np.flatnonzero(mask)
+        assert no_call.act(observation, state, seat) == legal[reference_rng.integers(len(legal))]
+        if seat == 0:
+            expected = heuristic.act(observation, state, seat)
+            chosen = heuristic_no_call.act(observation, state, seat)
+            if not observation["action_mask"][calls].any():
+                assert chosen == expected
+            compared += 1
+        env.step(legal[0] if seat else chosen)
+    assert compared > 20
 
 
 def test_agents_are_reproducible_from_their_seed():

@@ -94,6 +94,40 @@ class Agent:
         """Release resources (worker processes, models)."""
 
 
+class NoCallAgent(Agent):
+    """An agent that never makes the ruleset's call (the action kinds its heuristic names in
+    ``call_kinds``): END in 150, Cut! in Cut!, "kaboom" in KABOOM, saying "carte" in carte.
+    The inner agent decides as usual from a mask without the call actions, so rounds at its
+    table end only by the other players' calls or the other rules (``random_no_call``, the
+    easiest field; ``heuristic_no_call``, a player who keeps a low hand and waits, the way a
+    best response to a table that calls too rarely plays)."""
+
+    def __init__(self, inner: Agent):
+        super().__init__(inner.info, inner.rng)
+        self.inner = inner
+        self.name = f"{inner.name}_no_call"
+        self.needs_observation_vector = inner.needs_observation_vector
+        self.needs_recent_events = inner.needs_recent_events
+        self._call_ids = inner.info.call_action_ids()
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def reseed(self, seed: np.random.SeedSequence | int) -> None:
+        self.inner.reseed(seed)
+
+    def act(self, observation, state, seat) -> int:
+        mask = observation["action_mask"]
+        without_call = mask.copy()
+        without_call[self._call_ids] = 0
+        if not without_call.any():  # only calling is legal (no ruleset does this today): call
+            return self.inner.act(observation, state, seat)
+        return self.inner.act({**observation, "action_mask": without_call}, state, seat)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 AgentFactory = Callable[[str, RulesetInfo, np.random.Generator], Agent]
 """Builds the agent of a spec (``"heuristic"``, ``"ppo:pretrained"``) for a ruleset, with
 a generator: :func:`cardenv.agents.registry.make_agent`, or a runner's own that knows

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cardenv.agents.base import Agent, RulesetInfo
+from cardenv.agents.base import Agent, NoCallAgent, RulesetInfo
 from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path
 from cardenv.agents.rulesets import (  # noqa: F401  (importable from here, as before they moved)
     HEURISTICS,
@@ -42,13 +42,15 @@ def _make_random(info, rng, argument):
 
 
 def _make_random_no_call(info, rng, argument):
-    from cardenv.agents.random import RandomNoCallAgent
-
-    return RandomNoCallAgent(info, rng)
+    return NoCallAgent(_make_random(info, rng, argument))
 
 
 def _make_heuristic(info, rng, argument):
     return heuristic_class(info.name)(info, rng)
+
+
+def _make_heuristic_no_call(info, rng, argument):
+    return NoCallAgent(_make_heuristic(info, rng, argument))
 
 
 def _make_ismcts(info, rng, argument):
@@ -79,11 +81,12 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "random": _make_random,
     "random_no_call": _make_random_no_call,
     "heuristic": _make_heuristic,
+    "heuristic_no_call": _make_heuristic_no_call,
     "ismcts": _make_ismcts,
     "ppo": _make_ppo,
     "rllib": _make_rllib,
 }
-AGENT_SPECS = ("random, random_no_call, heuristic, ismcts[:SIMULATIONS[@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
+AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, ismcts[:SIMULATIONS[@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
                "ppo:pretrained_guided, rllib:CHECKPOINT[#MODULE]")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
