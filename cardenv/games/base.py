@@ -20,6 +20,7 @@ import numpy as np
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
 from cardenv.core.cards import card_name, card_name_accepted, parse_card
+from cardenv.core.chance import Chance, SeededChance, as_chance
 from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.knowledge import MEMORY_MODELS
 from cardenv.core.scoring import lowest, shared_ranks
@@ -62,13 +63,6 @@ def occupied_slot_run(hands: list[list[int]], num_slots: int) -> array:
             if card != EMPTY:
                 run[start + s] = 1
     return run
-
-
-def copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in the same state (a third of deepcopy's cost)."""
-    bit_generator = type(rng.bit_generator)()
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
 
 
 class IllegalActionError(ValueError):
@@ -211,10 +205,12 @@ class RoundGameState:
         cls.event_kind_index = {kind: i for i, kind in enumerate(cls.event_kinds)}
         cls.recorded_event_kinds = tuple(kind not in cls.implied_event_kinds for kind in cls.event_kinds)
 
-    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
+    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator | Chance):
         self.config = config
         self.num_players: int = config.num_players
-        self.rng = rng
+        # Every random outcome of the game comes from here (a generator is wrapped in a
+        # SeededChance; an ExternalChance takes them from outside, see cardenv.core.chance).
+        self.chance: Chance = as_chance(rng)
         self.table = CardTable(deck, self.num_players)
         self.scores = [0] * self.num_players
         self.round_results: list[RoundResult] = []
@@ -240,6 +236,14 @@ class RoundGameState:
         self.version = object()
         self._mask_version = None
         self._mask = np.zeros(len(self.action_table), dtype=np.int8)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator of a seeded game (what ``env.reset(seed=...)`` gives)."""
+        chance = self.chance
+        if not isinstance(chance, SeededChance):
+            raise AttributeError("this game takes its random outcomes from outside: it has no generator")
+        return chance.rng
 
     # --- the interface ---------------------------------------------------------------
     @property
@@ -293,7 +297,7 @@ class RoundGameState:
             self.dealer = (layout["starter"] - 1) % self.num_players
             return layout["starter"]
         if self.round_index == 0:
-            self.dealer = int(self.rng.integers(self.num_players))
+            self.dealer = self.chance.seat(self.num_players, "the first dealer")
         else:
             self.dealer = self.next_seat_in_play(self.dealer)
         return self.next_seat_in_play(self.dealer)
@@ -413,7 +417,7 @@ class RoundGameState:
         other._events = self.events.copy()
         other._unread_events = []
         other.event_records = self.event_records[:]
-        other.rng = copy_generator(self.rng)
+        other.chance = self.chance.clone()
         other._mask = self._mask.copy()
         other.version = object()
         other._mask_version = other.version if self._mask_version is self.version else None
@@ -435,7 +439,7 @@ class RoundGameState:
             raise TypeError(f"rng must be a numpy Generator (np.random.default_rng(...)), got {validation.show(rng)}")
         world = self.clone()
         world.table = self.table.sample_world(observer, rng)
-        world.rng = np.random.default_rng(rng.integers(2**63))
+        world.chance = SeededChance(np.random.default_rng(rng.integers(2**63)))
         world._mask_version = None  # identities changed: the cached mask is not this world's
         return world
 
@@ -510,7 +514,7 @@ class CardGameState(RoundGameState):
     # drawn card (or by the round's end).
     implied_event_kinds: tuple[str, ...] = ("start", "peek", "draw")
 
-    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
+    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator | Chance):
         super().__init__(config, deck, rng)
         self.caller: int | None = None
         self.final_turns_left = 0
@@ -536,10 +540,10 @@ class CardGameState(RoundGameState):
         bottom row; reset the turn bookkeeping."""
         table = self.table
         if layout and "hands" in layout:  # checked against max_hand_slots by _scenario
-            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
+            table.arrange(self.chance, layout["hands"], layout["draw_pile"], layout["discard_pile"])
         else:
-            table.gather_and_shuffle(self.rng)
-            table.deal(INITIAL_SLOTS, self.seats_in_play())  # an eliminated seat gets no cards
+            table.gather_and_shuffle(self.chance)
+            table.deal(INITIAL_SLOTS, self.seats_in_play(), self.chance)  # an eliminated seat gets no cards
         for p in self.seats_in_play():
             hand = table.hands[p]
             slots = [s for s in PEEKED_SLOTS if table.is_occupied(p, s)]
@@ -559,7 +563,7 @@ class CardGameState(RoundGameState):
     def _draw_to_hold(self, player: int) -> bool:
         """``player`` draws a card that only they see and holds it; when no card can be
         drawn even after a reshuffle the round ends and this returns False."""
-        card = self.table.draw(self.rng)
+        card = self.table.draw(self.chance)
         if card is None:
             self._end_round("no card can be drawn")
             return False
@@ -572,7 +576,7 @@ class CardGameState(RoundGameState):
         """``player`` takes a penalty card face down (nobody sees it), put where ``place``
         (a table method: player, card -> slot) says; when no card can be drawn even after
         a reshuffle the round ends and this returns False."""
-        penalty = self.table.draw(self.rng)
+        penalty = self.table.draw(self.chance)
         if penalty is None:
             self._end_round("no card can be drawn")
             return False

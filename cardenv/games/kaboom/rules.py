@@ -503,7 +503,7 @@ After a good snap of your own cards you may close the gap (your later cards move
         window = self.window
         top_type = table.type_of(window.trigger)
         succeeded = False
-        for player, attempt in window.resolution_order(self.rng):
+        for player, attempt in window.resolution_order(self.chance):
             slots = [s for s, _ in attempt]
             cards = tuple(card for _, card in attempt)
             places = tuple((player, s) for s in slots)
