@@ -49,6 +49,9 @@ class ChanceNeeded(Exception):
         self.what = what
         self.outcomes = outcomes
 
+    def __reduce__(self):
+        return (ChanceNeeded, (self.kind, self.what, self.outcomes))
+
 
 class Chance:
     """The interface an engine and its table use; see the module docstring."""
