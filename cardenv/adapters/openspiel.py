@@ -69,8 +69,6 @@ def _parameter_defaults(ruleset: str, mini: bool) -> dict[str, Any]:
         value = getattr(info.config, option.name)
         if value is None:
             continue  # only max_rounds may be None: here it must be a number (the default below)
-        if isinstance(value, tuple):
-            value = " ".join(value)  # a deck: card names
         defaults[_RENAMED.get(option.name, option.name)] = value
     defaults.setdefault("max_rounds", 100)
     return defaults
@@ -79,15 +77,7 @@ def _parameter_defaults(ruleset: str, mini: bool) -> dict[str, Any]:
 def env_options(ruleset: str, params: dict[str, Any]) -> dict[str, Any]:
     """The env options (``cardenv.<ruleset>.env(**options)``) of a game's parameters."""
     back = {v: k for k, v in _RENAMED.items()}
-    options = {}
-    info = ruleset_info(ruleset)
-    kinds = {f.name: getattr(info.config, f.name) for f in dataclasses.fields(info.config)}
-    for name, value in params.items():
-        option = back.get(name, name)
-        if isinstance(kinds.get(option), tuple) or option == "deck":
-            value = tuple(value.split())
-        options[option] = value
-    return options
+    return {back.get(name, name): value for name, value in params.items()}
 
 
 class _Spec:

@@ -19,7 +19,7 @@ import numpy as np
 
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
-from cardenv.core.cards import card_name, card_name_accepted, parse_card
+from cardenv.core.cards import card_name, card_name_accepted, parse_card, parse_cards, standard_deck
 from cardenv.core.chance import Chance, SeededChance, as_chance
 from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.knowledge import MEMORY_MODELS
@@ -135,6 +135,15 @@ class RoundGameConfig(GameConfig):
     max_hand_slots: int = 8
     max_rounds: int | None = 100
     recent_events: int = 16
+    # Part of the ruleset's deck (card names separated by spaces; "" is the whole deck)
+    # and a smaller initial grid: what a mini variant changes (cardenv.games.mini).
+    deck: str = ""
+    initial_slots: int = INITIAL_SLOTS
+    # The seat that starts the first round; -1: drawn at random (from the seed).
+    first_starter: int = -1
+
+    # The ruleset's whole deck (card types), which ``deck`` takes cards from.
+    full_deck: ClassVar[Callable[[], np.ndarray]] = staticmethod(standard_deck)
 
     @classmethod
     def option_checks(cls) -> dict[str, Callable[[str, Any], Any]]:
@@ -144,7 +153,50 @@ class RoundGameConfig(GameConfig):
             # A Match or a penalty must be able to add a slot to the initial grid; the
             # upper bound keeps the action table and the observation a sane size.
             "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
+            "deck": partial(_check_deck, full_deck=cls.full_deck()),
+            # A grid of two rows: 2×2, or one card above another.
+            "initial_slots": partial(validation.choice, options=(INITIAL_SLOTS, 2)),
         }
+
+    def __post_init__(self):
+        super().__post_init__()
+        high = self.num_players - 1
+        validation.integer("first_starter", self.first_starter, -1, high,
+                           accepted=f"a seat from 0 to {high}, or -1 (drawn at random)")
+        if self.deck:
+            cards, need = len(self.deck.split()), self.num_players * self.initial_slots + 1
+            if cards < need:
+                raise ValueError(f"deck has {cards} cards; {self.num_players} players with initial_slots="
+                                 f"{self.initial_slots} need at least {need} (the deal and one card to draw)")
+
+    def deck_types(self, full_deck: np.ndarray) -> np.ndarray:
+        """The card types of the deck the game is played with."""
+        return np.asarray(parse_cards(self.deck), dtype=np.int64) if self.deck else full_deck
+
+    @property
+    def peeked_slots(self) -> tuple[int, ...]:
+        """The bottom row of the initial grid, which each player sees at a round's start."""
+        return tuple(range(self.initial_slots // 2, self.initial_slots))
+
+
+def _check_deck(name: str, value: Any, full_deck: np.ndarray) -> str:
+    """A ``deck`` option: card names of ``full_deck`` (no more copies than it has),
+    returned space-separated in deck order."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be card names separated by spaces (a str), got {validation.show(value)}")
+    if not value.strip():
+        return ""
+    try:
+        types = parse_cards(value.split())
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    have = np.bincount(full_deck, minlength=64)
+    want = np.bincount(types, minlength=64)
+    too_many = [card_name(t) for t in np.flatnonzero(want > have)]
+    if too_many:
+        raise ValueError(f"{name} has more copies of {', '.join(too_many)} than this ruleset's deck "
+                         f"(its cards are {' '.join(sorted(set(map(card_name, full_deck.tolist())), key=parse_card))})")
+    return " ".join(card_name(t) for t in sorted(types))
 
 
 # Fields without an entry in option_checks() are checked by their annotation (a string,
@@ -293,9 +345,12 @@ class RoundGameState:
         the dealer is the next seat clockwise still in play, and the seat in play after
         the dealer starts. A scenario's ``starter`` starts round 1, dealt by the seat
         before it."""
-        if layout and "starter" in layout:
-            self.dealer = (layout["starter"] - 1) % self.num_players
-            return layout["starter"]
+        starter = layout.get("starter") if layout else None
+        if starter is None and self.round_index == 0 and getattr(self.config, "first_starter", -1) >= 0:
+            starter = self.config.first_starter
+        if starter is not None:
+            self.dealer = (starter - 1) % self.num_players
+            return starter
         if self.round_index == 0:
             self.dealer = self.chance.seat(self.num_players, "the first dealer")
         else:
@@ -515,7 +570,7 @@ class CardGameState(RoundGameState):
     implied_event_kinds: tuple[str, ...] = ("start", "peek", "draw")
 
     def __init__(self, config, deck: np.ndarray, rng: np.random.Generator | Chance):
-        super().__init__(config, deck, rng)
+        super().__init__(config, config.deck_types(deck), rng)
         self.caller: int | None = None
         self.final_turns_left = 0
 
@@ -543,16 +598,24 @@ class CardGameState(RoundGameState):
             table.arrange(self.chance, layout["hands"], layout["draw_pile"], layout["discard_pile"])
         else:
             table.gather_and_shuffle(self.chance)
-            table.deal(INITIAL_SLOTS, self.seats_in_play(), self.chance)  # an eliminated seat gets no cards
+            # An eliminated seat gets no cards.
+            table.deal(self.config.initial_slots, self.seats_in_play(), self.chance)
+        peeked_slots = self.config.peeked_slots
         for p in self.seats_in_play():
             hand = table.hands[p]
-            slots = [s for s in PEEKED_SLOTS if table.is_occupied(p, s)]
+            slots = [s for s in peeked_slots if table.is_occupied(p, s)]
             peeked = tuple([hand[s] for s in slots])
             table.knowledge.reveal(p, peeked)
             self.log("peek", p, peeked, (p,), "sees own bottom row: {cards}", places=tuple([(p, s) for s in slots]))
         self.turns_completed = 0
         self.caller = None
         self.final_turns_left = 0
+
+    def _first_starter(self) -> int:
+        """The seat that starts round 1 in the rulesets whose starter is not the dealer's
+        neighbour: the ``first_starter`` option, or drawn at random."""
+        first = self.config.first_starter
+        return first if first >= 0 else self.chance.seat(self.num_players, "the starter")
 
     def _call(self, player: int, call_name: str) -> None:
         """``player`` calls the end of the round: every other player has one final turn."""

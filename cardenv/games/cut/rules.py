@@ -202,7 +202,7 @@ penalty card; a successful call-out gives one of your cards to that opponent."""
         if layout and "starter" in layout:
             self.starter = layout["starter"]
         elif self.round_index == 0:  # C-04
-            self.starter = self.chance.seat(self.num_players, "the starter")
+            self.starter = self._first_starter()
         else:
             self.starter = (previous_starter + 1) % self.num_players
         self.turn_player = self.current_player = self.starter

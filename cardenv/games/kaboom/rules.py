@@ -95,6 +95,7 @@ class Phase(IntEnum):
 class KaboomConfig(RoundGameConfig):
     min_players: ClassVar[int] = 2  # K-01
     max_players: ClassVar[int] = 8
+    full_deck: ClassVar = staticmethod(deck_with_jokers)  # K-02
     target_score: int = 100  # K-18
     # K-19: a player who reaches the target leaves; the last one in play wins.
     elimination: bool = False
