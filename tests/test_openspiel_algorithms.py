@@ -84,6 +84,8 @@ def test_tabular_q_learning_through_rl_environment():
             agent.step(time_step)
         assert sum(time_step.rewards) == pytest.approx(0.0)
     assert any(len(values) for agent in agents for values in agent._q_values.values())
+    by_observation = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
+    assert by_observation.observation_spec()["info_state"] == (game.observation_tensor_size(),)
 
 
 @pytest.mark.slow
