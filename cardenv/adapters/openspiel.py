@@ -156,9 +156,11 @@ class CardenvGame(pyspiel.Game):
         deck_size = probe.table.num_cards
         rounds = 1 if config.single_round else config.max_rounds
         bound = float(2 * rounds * _round_points_bound(spec, probe))
-        # Upper bounds, not estimates: a turn cannot take more decisions than twice the
-        # cards in play plus a window decision per player for each card (selections,
-        # powers and windows are all about cards), and a round not more turns than its cap.
+        # Bounds for OpenSpiel's sizes: per turn twice the deck's cards in decisions plus a
+        # window decision per player for each card (selections, powers and windows are all
+        # about cards), per round the turn cap. A chain of reaction windows is not capped
+        # by the rules (with two cards of a rank, penalties and reshuffles can feed it), so
+        # a game could in principle outgrow them; the mini variants' decks cannot chain.
         turns = config.max_turns_per_round
         decisions = rounds * turns * (2 * deck_size + n * deck_size)
         self._max_chance = rounds * (turns + 1) * (deck_size + n)
