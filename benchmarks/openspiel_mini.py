@@ -109,8 +109,8 @@ def plot(ruleset: str, result: dict, path: Path) -> None:
     ax.loglog(iterations, values, label="CFR+ average policy")
     ax.axhline(result["cfr"]["uniform_exploitability"], color="grey", ls="--", label="uniform random")
     ax.axhline(result["cfr"]["uniform_exploitability"] / 100, color="grey", ls=":", label="1% of uniform random")
-    for name, value in result.get("agents", {}).items():
-        ax.axhline(max(value, 1e-6), ls="-.", lw=0.8, label=name, color=None)
+    for (name, value), colour in zip(result.get("agents", {}).items(), ("tab:orange", "tab:green", "tab:red")):
+        ax.axhline(max(value, 1e-6), ls="-.", lw=1, label=name, color=colour)
     ax.set_xlabel("CFR+ iterations")
     ax.set_ylabel("exploitability (points)")
     ax.set_title(f"{cardenv_openspiel.game_name(ruleset, mini=True)}: "
@@ -121,6 +121,31 @@ def plot(ruleset: str, result: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def markdown_table(results: dict) -> str:
+    """docs/openspiel.md's table of the mini variants, from docs/openspiel_mini.json."""
+    lines = ["| game | deck | histories (chance / decision / terminal) | information states | uniform random | "
+             "CFR+ after N iterations (% of uniform) | heuristic | ismcts | times (one core) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for ruleset, r in sorted(results.items()):
+        tree, cfr = r["tree"], r["cfr"]
+        first_below = next(n for n, value in cfr["curve"] if value < cfr["uniform_exploitability"] / 100)
+        agents = r.get("agents", {})
+        heuristic = agents.get("heuristic")
+        ismcts = next(((k, v) for k, v in agents.items() if k.startswith("ismcts")), (None, None))
+        lines.append(
+            f"| `{cardenv_openspiel.game_name(ruleset, mini=True)}` | `{r['options']['deck']}` | "
+            f"{tree['histories']:,} ({tree['chance']:,} / {tree['decision']:,} / {tree['terminal']:,}) | "
+            f"{tree['information_states']:,} | {cfr['uniform_exploitability']:.3f} | "
+            f"{cfr['final']:.1e} after {cfr['iterations']} ({cfr['final_relative_to_uniform']:.4%}); "
+            f"below 1% from {first_below} | "
+            f"{'—' if heuristic is None else f'{heuristic:.3f}'} | "
+            f"{'—' if ismcts[1] is None else f'{ismcts[1]:.3f} ({ismcts[0]})'} | "
+            f"tree {tree['seconds']:.0f} s, perfect-recall check {r.get('perfect_recall_check_seconds', '—')} s, "
+            f"cache + first iteration {cfr['first_iteration_and_cache_seconds']:.0f} s, "
+            f"CFR+ with {len(cfr['curve'])} exploitability evaluations {cfr['cfr_plus_seconds']:.0f} s |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", choices=sorted(MINI_VARIANTS), action="append")
@@ -128,9 +153,16 @@ def main() -> None:
     parser.add_argument("--agents", default="heuristic,ismcts:50", help="agent specs, comma-separated")
     parser.add_argument("--ismcts-samples", type=int, default=4)
     parser.add_argument("--skip-recall-check", action="store_true")
+    parser.add_argument("--redraw", action="store_true",
+                        help="from the saved figures: print the docs' table, draw the curves again, and stop")
     args = parser.parse_args()
     out = DOCS / "openspiel_mini.json"
     results = json.loads(out.read_text()) if out.exists() else {}
+    if args.redraw:
+        print(markdown_table(results))
+        for ruleset, result in results.items():
+            plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
+        return
     for ruleset in args.ruleset or sorted(MINI_VARIANTS):
         name = cardenv_openspiel.game_name(ruleset, mini=True)
         game = pyspiel.load_game(name)
