@@ -19,6 +19,7 @@ import cardenv
 import cardenv.adapters.openspiel as cardenv_openspiel
 from cardenv.agents.rulesets import ruleset_info, rulesets
 from cardenv.core.chance import SeededChance
+from cardenv.games.mini import MINI_VARIANTS
 
 PLAYTHROUGHS = Path(__file__).parent / "openspiel"
 
@@ -187,8 +188,9 @@ def test_information_states_are_per_player_and_hide_the_others_cards():
 
 
 # --- golden playthroughs --------------------------------------------------------------
-def playthrough_path(ruleset: str) -> Path:
-    return PLAYTHROUGHS / f"{ruleset}.txt"
+def test_every_ruleset_and_mini_variant_has_a_golden_playthrough():
+    kept = {path.stem for path in PLAYTHROUGHS.glob("*.txt")}
+    assert kept == set(rulesets()) | {f"{r.removesuffix('_v0')}_mini" for r in MINI_VARIANTS}
 
 
 @pytest.fixture
@@ -199,10 +201,10 @@ def absl_flags():
         flags.FLAGS.mark_as_parsed()
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
-def test_golden_playthrough(ruleset, absl_flags):
+@pytest.mark.parametrize("name", sorted(path.stem for path in PLAYTHROUGHS.glob("*.txt")))
+def test_golden_playthrough(name, absl_flags):
     """OpenSpiel's playthrough of a short game, kept as a file: any change in the game
     (rules, chance, observations, information states) shows here. Regenerate with
     ``python tests/openspiel/regenerate.py`` after a deliberate change."""
-    expected, actual = generate_playthrough.replay(str(playthrough_path(ruleset)))
+    expected, actual = generate_playthrough.replay(str(PLAYTHROUGHS / f"{name}.txt"))
     assert actual == expected

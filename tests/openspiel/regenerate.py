@@ -12,10 +12,12 @@ PLAYTHROUGH_GAMES = {
     "cut_v0": "cardenv_cut_v0(players=2,single_round=true,max_turns_per_round=3)",
     "kaboom_v0": "cardenv_kaboom_v0(players=2,single_round=true,max_turns_per_round=3)",
     "carte_v0": "cardenv_carte_v0(players=2,single_round=true,max_turns_per_round=3)",
+    "cut_mini": "cardenv_cut_mini",
+    "kaboom_mini": "cardenv_kaboom_mini",
 }
 
 if __name__ == "__main__":
-    for ruleset, game in PLAYTHROUGH_GAMES.items():
-        path = Path(__file__).parent / f"{ruleset}.txt"
+    for name, game in PLAYTHROUGH_GAMES.items():
+        path = Path(__file__).parent / f"{name}.txt"
         path.write_text(generate_playthrough.playthrough(game, None, seed=3))
         print(path, path.stat().st_size)
