@@ -121,17 +121,31 @@ def plot(ruleset: str, result: dict, path: Path) -> None:
     plt.close(fig)
 
 
+def measure_agents(game, cached, ruleset: str, args, result: dict) -> None:
+    """The exact exploitability of each of ``--agents``, into ``result["agents"]``."""
+    for entry in filter(None, args.agents.split(",")):
+        label, _, spec = entry.rpartition("=")
+        start = time.perf_counter()
+        samples = args.ismcts_samples if spec.startswith("ismcts") else 1
+        tabular = agent_policy(game, ruleset, spec, samples, seed=0)
+        value = exploitability.exploitability(cached, tabular)
+        label = label or (spec if samples == 1 else f"{spec} ({samples} searches per state)")
+        result.setdefault("agents", {})[label] = value
+        print(f"  {label}: exploitability {value:.4f} ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
 def markdown_table(results: dict) -> str:
     """docs/openspiel.md's table of the mini variants, from docs/openspiel_mini.json."""
     lines = ["| game | deck | histories (chance / decision / terminal) | information states | uniform random | "
-             "CFR+ after N iterations (% of uniform) | heuristic | ismcts | times (one core) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "CFR+ after N iterations (% of uniform) | heuristic | ismcts | MaskablePPO | times (one core) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for ruleset, r in sorted(results.items()):
         tree, cfr = r["tree"], r["cfr"]
         first_below = next(n for n, value in cfr["curve"] if value < cfr["uniform_exploitability"] / 100)
         agents = r.get("agents", {})
         heuristic = agents.get("heuristic")
         ismcts = next(((k, v) for k, v in agents.items() if k.startswith("ismcts")), (None, None))
+        ppo = next((v for k, v in agents.items() if k.startswith("MaskablePPO")), None)
         lines.append(
             f"| `{cardenv_openspiel.game_name(ruleset, mini=True)}` | `{r['options']['deck']}` | "
             f"{tree['histories']:,} ({tree['chance']:,} / {tree['decision']:,} / {tree['terminal']:,}) | "
@@ -139,7 +153,8 @@ def markdown_table(results: dict) -> str:
             f"{cfr['final']:.1e} after {cfr['iterations']} ({cfr['final_relative_to_uniform']:.4%}); "
             f"below 1% from {first_below} | "
             f"{'—' if heuristic is None else f'{heuristic:.3f}'} | "
-            f"{'—' if ismcts[1] is None else f'{ismcts[1]:.3f} ({ismcts[0]})'} | "
+            f"{'—' if ismcts[1] is None else f'{ismcts[1]:.3f}'} | "
+            f"{'—' if ppo is None else f'{ppo:.3f}'} | "
             f"tree {tree['seconds']:.0f} s, perfect-recall check {r.get('perfect_recall_check_seconds', '—')} s, "
             f"cache + first iteration {cfr['first_iteration_and_cache_seconds']:.0f} s, "
             f"CFR+ with {len(cfr['curve'])} exploitability evaluations {cfr['cfr_plus_seconds']:.0f} s |")
@@ -150,7 +165,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", choices=sorted(MINI_VARIANTS), action="append")
     parser.add_argument("--iterations", type=int, default=1000)
-    parser.add_argument("--agents", default="heuristic,ismcts:50", help="agent specs, comma-separated")
+    parser.add_argument("--agents", default="heuristic,ismcts:50",
+                        help="agent specs, comma-separated; LABEL=SPEC names one in the figures")
+    parser.add_argument("--agents-only", action="store_true",
+                        help="measure only --agents, keeping the saved tree and CFR+ figures")
     parser.add_argument("--ismcts-samples", type=int, default=4)
     parser.add_argument("--skip-recall-check", action="store_true")
     parser.add_argument("--redraw", action="store_true",
@@ -167,6 +185,13 @@ def main() -> None:
         name = cardenv_openspiel.game_name(ruleset, mini=True)
         game = pyspiel.load_game(name)
         print(name, flush=True)
+        if args.agents_only:
+            result = results[ruleset]
+            cached = pyspiel.load_game(f"cached_tree(game={name}())")
+            measure_agents(game, cached, ruleset, args, result)
+            plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
+            out.write_text(json.dumps(results, indent=1) + "\n")
+            continue
         result = {"options": MINI_VARIANTS[ruleset], "tree": count_histories(game)}
         print("  tree", result["tree"], flush=True)
         if not args.skip_recall_check:
@@ -177,14 +202,7 @@ def main() -> None:
         result["cfr"] = solve(name, args.iterations)
         cached = pyspiel.load_game(f"cached_tree(game={name}())")
         result["agents"] = {}
-        for spec in filter(None, args.agents.split(",")):
-            start = time.perf_counter()
-            samples = args.ismcts_samples if spec.startswith("ismcts") else 1
-            tabular = agent_policy(game, ruleset, spec, samples, seed=0)
-            value = exploitability.exploitability(cached, tabular)
-            label = spec if samples == 1 else f"{spec} ({samples} searches per state)"
-            result["agents"][label] = value
-            print(f"  {label}: exploitability {value:.4f} ({time.perf_counter() - start:.0f} s)", flush=True)
+        measure_agents(game, cached, ruleset, args, result)
         results[ruleset] = result
         plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
         out.write_text(json.dumps(results, indent=1) + "\n")
