@@ -151,7 +151,7 @@ def markdown_table(results: dict) -> str:
             f"{tree['histories']:,} ({tree['chance']:,} / {tree['decision']:,} / {tree['terminal']:,}) | "
             f"{tree['information_states']:,} | {cfr['uniform_exploitability']:.3f} | "
             f"{cfr['final']:.1e} after {cfr['iterations']} ({cfr['final_relative_to_uniform']:.4%}); "
-            f"below 1% from {first_below} | "
+            f"below 1% by {first_below} | "
             f"{'—' if heuristic is None else f'{heuristic:.3f}'} | "
             f"{'—' if ismcts[1] is None else f'{ismcts[1]:.3f}'} | "
             f"{'—' if ppo is None else f'{ppo:.3f}'} | "
