@@ -223,7 +223,8 @@ class CardenvState(pyspiel.State):
     # --- the engine ------------------------------------------------------------------
     @property
     def engine(self):
-        """The rules engine after the last completed step (None before the deal ends)."""
+        """The rules engine after the last completed step (None before the deal ends);
+        clones of the state share it, so read it, never change it."""
         return self._position.engine
 
     def _complete_step(self) -> None:
