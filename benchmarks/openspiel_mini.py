@@ -67,8 +67,8 @@ def solve(game_name: str, iterations: int) -> dict:
             done += 1
         solve_seconds += time.perf_counter() - t
         curve.append((done, pyspiel.exploitability(cached, solver.average_policy())))
-        print(f"  CFR+ {done:5d} iterations: exploitability {curve[-1][1]:.5f} ({curve[-1][1] / uniform:.2%} of uniform)",
-              flush=True)
+        value = curve[-1][1]
+        print(f"  CFR+ {done:5d} iterations: exploitability {value:.5f} ({value / uniform:.2%} of uniform)", flush=True)
     return {"uniform_exploitability": uniform, "curve": curve, "first_iteration_and_cache_seconds": round(build, 1),
             "cfr_plus_seconds": round(solve_seconds, 1), "iterations": done, "final": curve[-1][1],
             "final_relative_to_uniform": curve[-1][1] / uniform}

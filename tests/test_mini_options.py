@@ -31,7 +31,8 @@ def test_two_initial_slots_deal_two_cards_and_show_the_lower_one():
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_first_starter_starts_round_one(seat):
     for seed in range(5):
-        assert CutState(CutConfig(num_players=3, first_starter=seat), np.random.default_rng(seed)).current_player == seat
+        cut = CutState(CutConfig(num_players=3, first_starter=seat), np.random.default_rng(seed))
+        assert cut.current_player == seat
         kaboom = KaboomState(KaboomConfig(num_players=3, first_starter=seat), np.random.default_rng(seed))
         assert kaboom.current_player == seat and kaboom.dealer == (seat - 1) % 3  # K-09
 
@@ -40,7 +41,8 @@ def test_first_starter_starts_round_one(seat):
     ({"deck": "AS AS AH 2S 2H 3S 3H 4S 4H"}, ValueError, "deck has more copies of AS than this ruleset's deck"),
     ({"deck": "AS ZZ"}, ValueError, "deck: not a card name: 'ZZ'"),
     ({"deck": ["AS"]}, TypeError, "deck must be card names separated by spaces"),
-    ({"deck": "AS 2S 3S", "num_players": 2}, ValueError, "deck has 3 cards; 2 players with initial_slots=4 need at least 9"),
+    ({"deck": "AS 2S 3S", "num_players": 2}, ValueError,
+     "deck has 3 cards; 2 players with initial_slots=4 need at least 9"),
     ({"deck": "RJ AS 2S 3S 4S 5S 6S 7S 8S"}, ValueError, "deck has more copies of RJ"),
     ({"initial_slots": 3}, ValueError, "initial_slots must be one of 4, 2, got 3"),
     ({"first_starter": 4}, ValueError, "first_starter must be a seat from 0 to 3, or -1"),
