@@ -27,8 +27,7 @@ from cardenv.core.scoring import lowest, shared_ranks
 from cardenv.core.table import EMPTY, CardTable
 
 
-INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below
-PEEKED_SLOTS = (2, 3)  # the bottom row, which each player sees at the start of a round
+INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below (the bottom row is seen: peeked_slots)
 MAX_HAND_SLOTS_LIMIT = 64  # the largest max_hand_slots accepted
 MAX_RECENT_EVENTS = 256  # the largest recent_events accepted
 
