@@ -11,8 +11,9 @@ works after ``import cardenv``.
 
 from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
 from cardenv.adapters.registration import ENV_IDS, register_envs
+from cardenv.games.mini import MINI_VARIANTS
 
 __version__ = "0.1.0"
-__all__ = ["ENV_IDS", "carte_v0", "cut_v0", "kaboom_v0", "onefifty_v0", "register_envs"]
+__all__ = ["ENV_IDS", "MINI_VARIANTS", "carte_v0", "cut_v0", "kaboom_v0", "onefifty_v0", "register_envs"]
 
 register_envs()

@@ -1,5 +1,5 @@
 """The partial-information core shared by every ruleset: cards, the table of piles and
-hands, who knows what, reaction windows, the event log, action tables, observation
+hands, who knows what, reaction windows, the sources of random outcomes, the event log, action tables, observation
 layouts and information-set sampling. Nothing here knows any game's rules."""
 
 from cardenv.core.actions import ActionSpec, ActionTable
@@ -16,6 +16,7 @@ from cardenv.core.cards import (
     standard_deck,
     suit_of,
 )
+from cardenv.core.chance import Chance, ChanceNeeded, ExternalChance, SeededChance
 from cardenv.core.events import Event
 from cardenv.core.knowledge import MEMORY_MODELS, Knowledge
 from cardenv.core.observation import ObservationLayout
@@ -27,13 +28,17 @@ __all__ = [
     "ActionTable",
     "CARD_NAMES",
     "CardTable",
+    "Chance",
+    "ChanceNeeded",
     "EMPTY",
     "Event",
+    "ExternalChance",
     "Knowledge",
     "MEMORY_MODELS",
     "ObservationLayout",
     "PASS",
     "ReactionWindow",
+    "SeededChance",
     "card_name",
     "card_type",
     "deck_with_jokers",

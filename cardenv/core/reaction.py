@@ -3,7 +3,7 @@
 After a triggering event every eligible player decides once, in turn, without seeing
 the decisions still pending from the others (an observation may only say whether a
 player has decided, never what). When everyone has decided, the attempts are resolved
-in an order drawn from the game's seeded RNG: a race whose winner is random.
+in an order drawn by the game's source of chance (its seeded RNG): a race whose winner is random.
 
 In AEC terms each decision is an ordinary agent step.
 """
@@ -14,6 +14,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
+
+from cardenv.core.chance import Chance, as_chance
 
 PASS = None
 
@@ -62,13 +64,11 @@ class ReactionWindow:
         """(player, decision) for every player who did not pass, in deciding order."""
         return [(p, d) for p, d in zip(self.players, self.decisions) if d is not PASS]
 
-    def resolution_order(self, rng: np.random.Generator) -> list[tuple[int, Any]]:
+    def resolution_order(self, chance: Chance | np.random.Generator) -> list[tuple[int, Any]]:
         """The attempts in the random order in which they are resolved."""
         if not self.is_complete:
             raise ValueError("resolve a reaction window only after every player decided")
         attempts = self.attempts()
         if len(attempts) > 1:
-            # The same order as indexing by ``rng.permutation(len(attempts))`` (the same
-            # draws, applied to the list), at a fifth of its cost.
-            rng.shuffle(attempts)
+            as_chance(chance).order(attempts)
         return attempts

@@ -7,6 +7,11 @@ slot holds a physical id or ``EMPTY``. Hands keep their slot positions (an empti
 stays in place, so "slot 2" keeps meaning the same spot on the table) and can grow past
 four by appending slots.
 
+The bottom ``shuffled`` cards of the draw pile came out of a shuffle: their order is
+the :class:`~cardenv.core.chance.Chance`'s, fixed at the shuffle by a seeded source or
+drawn card by card by an external one (cards laid on top of them by a scenario, or a
+pile turned over unshuffled, are taken in their order).
+
 Rummy games also lay cards face up on the table in melds: ``melds`` is a list of
 melds, each a list of physical ids (a ruleset decides their order and meaning).
 """
@@ -18,13 +23,14 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from cardenv.core.cards import RANK_OF, card_name
+from cardenv.core.chance import Chance, SeededChance, as_chance
 from cardenv.core.knowledge import Knowledge
 
 EMPTY = -1
 
 
 class CardTable:
-    __slots__ = ("card_types", "draw_pile", "discard_pile", "hands", "held", "knowledge", "melds")
+    __slots__ = ("card_types", "draw_pile", "discard_pile", "hands", "held", "knowledge", "melds", "shuffled")
 
     def __init__(self, deck: np.ndarray, num_players: int):
         self.card_types = np.asarray(deck, dtype=np.int64).copy()
@@ -34,6 +40,7 @@ class CardTable:
         self.held: list[list[int]] = [[] for _ in range(num_players)]
         self.knowledge = Knowledge(num_players, len(self.card_types))
         self.melds: list[list[int]] = []
+        self.shuffled = 0
 
     @property
     def num_players(self) -> int:
@@ -52,6 +59,7 @@ class CardTable:
         other.held = [cards.copy() for cards in self.held]
         other.knowledge = self.knowledge.clone()
         other.melds = [meld.copy() for meld in self.melds]
+        other.shuffled = self.shuffled
         return other
 
     # --- identities -------------------------------------------------------------
@@ -64,10 +72,11 @@ class CardTable:
         return RANK_OF.item(self.card_types.item(card))
 
     # --- the deck -----------------------------------------------------------------
-    def gather_and_shuffle(self, rng: np.random.Generator) -> None:
+    def gather_and_shuffle(self, chance: Chance | np.random.Generator) -> None:
         """Every card back into the draw pile, shuffled, forgotten by everyone."""
         self.draw_pile = list(range(self.num_cards))
-        rng.shuffle(self.draw_pile)
+        as_chance(chance).shuffle_pile(self.draw_pile)
+        self.shuffled = self.num_cards
         self.discard_pile = []
         for p in range(self.num_players):
             self.hands[p] = []
@@ -77,7 +86,7 @@ class CardTable:
 
     def arrange(
         self,
-        rng: np.random.Generator,
+        chance: Chance | np.random.Generator,
         hands: Sequence[Sequence[int]],
         draw_top: Sequence[int] = (),
         discard: Sequence[int] = (),
@@ -87,7 +96,7 @@ class CardTable:
         into the draw pile below ``draw_top``. Knowledge starts empty except that the
         discard pile is face up.
         """
-        self.gather_and_shuffle(rng)
+        self.gather_and_shuffle(chance)
         pool = list(reversed(self.draw_pile))
 
         def take(wanted: int, where: str) -> int:
@@ -109,28 +118,52 @@ class CardTable:
             self.discard_face_up(take(t, f"discard_pile[{i}]"))
         top = [take(t, f"draw_pile[{i}]") for i, t in enumerate(draw_top)]
         self.draw_pile = list(reversed(top + pool))
+        self.shuffled = len(pool)
 
-    def draw(self, rng: np.random.Generator) -> int | None:
+    def take_top(self, chance: Chance | np.random.Generator) -> int:
+        """Remove and return the top card of the (non-empty) draw pile; ``chance`` says
+        which card that is while the pile's order is the shuffle's."""
+        if len(self.draw_pile) > self.shuffled:
+            return self.draw_pile.pop()
+        card = as_chance(chance).take_card(self.draw_pile, self.card_types)
+        self.shuffled = len(self.draw_pile)
+        return card
+
+    def draw(self, chance: Chance | np.random.Generator) -> int | None:
         """Top card of the draw pile, reshuffling the discard pile (all but its top card)
         into a new draw pile when empty; None if no card can be drawn even then."""
         if not self.draw_pile:
-            self.reshuffle_discards(rng)
+            self.reshuffle_discards(chance)
             if not self.draw_pile:
                 return None
-        return self.draw_pile.pop()
+        return self.take_top(chance)
 
     def can_draw(self) -> bool:
         return bool(self.draw_pile) or len(self.discard_pile) > 1
 
-    def reshuffle_discards(self, rng: np.random.Generator) -> None:
-        """All discard-pile cards except the top one become the new, shuffled draw pile."""
+    def reshuffle_discards(self, chance: Chance | np.random.Generator) -> None:
+        """All discard-pile cards except the top one become the new, shuffled draw pile
+        (below what is left of the draw pile, which is empty whenever :meth:`draw` does it)."""
         if len(self.discard_pile) <= 1:
             return
         cards = self.discard_pile[:-1]
         self.discard_pile = self.discard_pile[-1:]
-        rng.shuffle(cards)
+        as_chance(chance).shuffle_pile(cards)
         self.knowledge.forget(cards)
+        shuffled_left = min(self.shuffled, len(self.draw_pile))
+        if shuffled_left and not isinstance(as_chance(chance), SeededChance):
+            # Two shuffles one above the other are not one pile drawn card by card.
+            raise ValueError("an external source reshuffles the discard pile only under an empty or "
+                             "unshuffled draw pile")
         self.draw_pile = cards + self.draw_pile
+        self.shuffled = len(cards) + shuffled_left
+
+    def turn_over_discards(self) -> None:
+        """The discard pile becomes the draw pile, turned over unshuffled: the card first
+        discarded is on top and every card keeps who knows it."""
+        self.draw_pile = self.discard_pile[::-1]
+        self.discard_pile = []
+        self.shuffled = 0
 
     # --- discard pile ---------------------------------------------------------------
     def discard_face_up(self, card: int) -> None:
@@ -142,13 +175,15 @@ class CardTable:
         return self.discard_pile[-1] if self.discard_pile else None
 
     # --- hands ----------------------------------------------------------------------
-    def deal(self, num_slots: int, players: Sequence[int] | None = None) -> None:
+    def deal(self, num_slots: int, players: Sequence[int] | None = None,
+             chance: Chance | np.random.Generator | None = None) -> None:
         """Deal ``num_slots`` face-down cards to every player (or to ``players``, in seat
-        order), one at a time, clockwise from player 0."""
+        order), one at a time, clockwise from player 0; ``chance`` is the source that
+        shuffled the pile (none needed when it shuffled it already, as a seeded one does)."""
         players = range(self.num_players) if players is None else players
         for _ in range(num_slots):
             for p in players:
-                self.hands[p].append(self.draw_pile.pop())
+                self.hands[p].append(self.draw_pile.pop() if chance is None else self.take_top(chance))
 
     def occupied_slots(self, player: int) -> list[int]:
         return [s for s, card in enumerate(self.hands[player]) if card != EMPTY]

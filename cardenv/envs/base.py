@@ -20,7 +20,8 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from cardenv.core import validation
-from cardenv.games.base import CardGameState, IllegalActionError, copy_generator
+from cardenv.core.chance import copy_generator
+from cardenv.games.base import CardGameState, IllegalActionError
 
 REWARD_MODES = ("points", "outcome")
 # What becomes of the agent of a seat that leaves the game while the others play on.

@@ -19,15 +19,15 @@ import numpy as np
 
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
-from cardenv.core.cards import card_name, card_name_accepted, parse_card
+from cardenv.core.cards import card_name, card_name_accepted, parse_card, parse_cards, standard_deck
+from cardenv.core.chance import Chance, SeededChance, as_chance
 from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.knowledge import MEMORY_MODELS
 from cardenv.core.scoring import lowest, shared_ranks
 from cardenv.core.table import EMPTY, CardTable
 
 
-INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below
-PEEKED_SLOTS = (2, 3)  # the bottom row, which each player sees at the start of a round
+INITIAL_SLOTS = 4  # a 2×2 grid: slots 0, 1 on top, 2, 3 below (the bottom row is seen: peeked_slots)
 MAX_HAND_SLOTS_LIMIT = 64  # the largest max_hand_slots accepted
 MAX_RECENT_EVENTS = 256  # the largest recent_events accepted
 
@@ -62,13 +62,6 @@ def occupied_slot_run(hands: list[list[int]], num_slots: int) -> array:
             if card != EMPTY:
                 run[start + s] = 1
     return run
-
-
-def copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in the same state (a third of deepcopy's cost)."""
-    bit_generator = type(rng.bit_generator)()
-    bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
 
 
 class IllegalActionError(ValueError):
@@ -141,6 +134,15 @@ class RoundGameConfig(GameConfig):
     max_hand_slots: int = 8
     max_rounds: int | None = 100
     recent_events: int = 16
+    # Part of the ruleset's deck (card names separated by spaces; "" is the whole deck)
+    # and a smaller initial grid: what a mini variant changes (cardenv.games.mini).
+    deck: str = ""
+    initial_slots: int = INITIAL_SLOTS
+    # The seat that starts the first round; -1: drawn at random (from the seed).
+    first_starter: int = -1
+
+    # The ruleset's whole deck (card types), which ``deck`` takes cards from.
+    full_deck: ClassVar[Callable[[], np.ndarray]] = staticmethod(standard_deck)
 
     @classmethod
     def option_checks(cls) -> dict[str, Callable[[str, Any], Any]]:
@@ -150,7 +152,50 @@ class RoundGameConfig(GameConfig):
             # A Match or a penalty must be able to add a slot to the initial grid; the
             # upper bound keeps the action table and the observation a sane size.
             "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
+            "deck": partial(_check_deck, full_deck=cls.full_deck()),
+            # A grid of two rows: 2×2, or one card above another.
+            "initial_slots": partial(validation.choice, options=(INITIAL_SLOTS, 2)),
         }
+
+    def __post_init__(self):
+        super().__post_init__()
+        high = self.num_players - 1
+        validation.integer("first_starter", self.first_starter, -1, high,
+                           accepted=f"a seat from 0 to {high}, or -1 (drawn at random)")
+        if self.deck:
+            cards, need = len(self.deck.split()), self.num_players * self.initial_slots + 1
+            if cards < need:
+                raise ValueError(f"deck has {cards} cards; {self.num_players} players with initial_slots="
+                                 f"{self.initial_slots} need at least {need} (the deal and one card to draw)")
+
+    def deck_types(self, full_deck: np.ndarray) -> np.ndarray:
+        """The card types of the deck the game is played with."""
+        return np.asarray(parse_cards(self.deck), dtype=np.int64) if self.deck else full_deck
+
+    @property
+    def peeked_slots(self) -> tuple[int, ...]:
+        """The bottom row of the initial grid, which each player sees at a round's start."""
+        return tuple(range(self.initial_slots // 2, self.initial_slots))
+
+
+def _check_deck(name: str, value: Any, full_deck: np.ndarray) -> str:
+    """A ``deck`` option: card names of ``full_deck`` (no more copies than it has),
+    returned space-separated in deck order."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be card names separated by spaces (a str), got {validation.show(value)}")
+    if not value.strip():
+        return ""
+    try:
+        types = parse_cards(value.split())
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    have = np.bincount(full_deck, minlength=64)
+    want = np.bincount(types, minlength=64)
+    too_many = [card_name(t) for t in np.flatnonzero(want > have)]
+    if too_many:
+        raise ValueError(f"{name} has more copies of {', '.join(too_many)} than this ruleset's deck "
+                         f"(its cards are {' '.join(sorted(set(map(card_name, full_deck.tolist())), key=parse_card))})")
+    return " ".join(card_name(t) for t in sorted(types))
 
 
 # Fields without an entry in option_checks() are checked by their annotation (a string,
@@ -211,10 +256,12 @@ class RoundGameState:
         cls.event_kind_index = {kind: i for i, kind in enumerate(cls.event_kinds)}
         cls.recorded_event_kinds = tuple(kind not in cls.implied_event_kinds for kind in cls.event_kinds)
 
-    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
+    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator | Chance):
         self.config = config
         self.num_players: int = config.num_players
-        self.rng = rng
+        # Every random outcome of the game comes from here (a generator is wrapped in a
+        # SeededChance; an ExternalChance takes them from outside, see cardenv.core.chance).
+        self.chance: Chance = as_chance(rng)
         self.table = CardTable(deck, self.num_players)
         self.scores = [0] * self.num_players
         self.round_results: list[RoundResult] = []
@@ -240,6 +287,14 @@ class RoundGameState:
         self.version = object()
         self._mask_version = None
         self._mask = np.zeros(len(self.action_table), dtype=np.int8)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator of a seeded game (what ``env.reset(seed=...)`` gives)."""
+        chance = self.chance
+        if not isinstance(chance, SeededChance):
+            raise AttributeError("this game takes its random outcomes from outside: it has no generator")
+        return chance.rng
 
     # --- the interface ---------------------------------------------------------------
     @property
@@ -289,11 +344,14 @@ class RoundGameState:
         the dealer is the next seat clockwise still in play, and the seat in play after
         the dealer starts. A scenario's ``starter`` starts round 1, dealt by the seat
         before it."""
-        if layout and "starter" in layout:
-            self.dealer = (layout["starter"] - 1) % self.num_players
-            return layout["starter"]
+        starter = layout.get("starter") if layout else None
+        if starter is None and self.round_index == 0 and getattr(self.config, "first_starter", -1) >= 0:
+            starter = self.config.first_starter
+        if starter is not None:
+            self.dealer = (starter - 1) % self.num_players
+            return starter
         if self.round_index == 0:
-            self.dealer = int(self.rng.integers(self.num_players))
+            self.dealer = self.chance.seat(self.num_players, "the first dealer")
         else:
             self.dealer = self.next_seat_in_play(self.dealer)
         return self.next_seat_in_play(self.dealer)
@@ -413,7 +471,7 @@ class RoundGameState:
         other._events = self.events.copy()
         other._unread_events = []
         other.event_records = self.event_records[:]
-        other.rng = copy_generator(self.rng)
+        other.chance = self.chance.clone()
         other._mask = self._mask.copy()
         other.version = object()
         other._mask_version = other.version if self._mask_version is self.version else None
@@ -435,7 +493,7 @@ class RoundGameState:
             raise TypeError(f"rng must be a numpy Generator (np.random.default_rng(...)), got {validation.show(rng)}")
         world = self.clone()
         world.table = self.table.sample_world(observer, rng)
-        world.rng = np.random.default_rng(rng.integers(2**63))
+        world.chance = SeededChance(np.random.default_rng(rng.integers(2**63)))
         world._mask_version = None  # identities changed: the cached mask is not this world's
         return world
 
@@ -510,8 +568,8 @@ class CardGameState(RoundGameState):
     # drawn card (or by the round's end).
     implied_event_kinds: tuple[str, ...] = ("start", "peek", "draw")
 
-    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator):
-        super().__init__(config, deck, rng)
+    def __init__(self, config, deck: np.ndarray, rng: np.random.Generator | Chance):
+        super().__init__(config, config.deck_types(deck), rng)
         self.caller: int | None = None
         self.final_turns_left = 0
 
@@ -536,19 +594,27 @@ class CardGameState(RoundGameState):
         bottom row; reset the turn bookkeeping."""
         table = self.table
         if layout and "hands" in layout:  # checked against max_hand_slots by _scenario
-            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
+            table.arrange(self.chance, layout["hands"], layout["draw_pile"], layout["discard_pile"])
         else:
-            table.gather_and_shuffle(self.rng)
-            table.deal(INITIAL_SLOTS, self.seats_in_play())  # an eliminated seat gets no cards
+            table.gather_and_shuffle(self.chance)
+            # An eliminated seat gets no cards.
+            table.deal(self.config.initial_slots, self.seats_in_play(), self.chance)
+        peeked_slots = self.config.peeked_slots
         for p in self.seats_in_play():
             hand = table.hands[p]
-            slots = [s for s in PEEKED_SLOTS if table.is_occupied(p, s)]
+            slots = [s for s in peeked_slots if table.is_occupied(p, s)]
             peeked = tuple([hand[s] for s in slots])
             table.knowledge.reveal(p, peeked)
             self.log("peek", p, peeked, (p,), "sees own bottom row: {cards}", places=tuple([(p, s) for s in slots]))
         self.turns_completed = 0
         self.caller = None
         self.final_turns_left = 0
+
+    def _first_starter(self) -> int:
+        """The seat that starts round 1 in the rulesets whose starter is not the dealer's
+        neighbour: the ``first_starter`` option, or drawn at random."""
+        first = self.config.first_starter
+        return first if first >= 0 else self.chance.seat(self.num_players, "the starter")
 
     def _call(self, player: int, call_name: str) -> None:
         """``player`` calls the end of the round: every other player has one final turn."""
@@ -559,7 +625,7 @@ class CardGameState(RoundGameState):
     def _draw_to_hold(self, player: int) -> bool:
         """``player`` draws a card that only they see and holds it; when no card can be
         drawn even after a reshuffle the round ends and this returns False."""
-        card = self.table.draw(self.rng)
+        card = self.table.draw(self.chance)
         if card is None:
             self._end_round("no card can be drawn")
             return False
@@ -572,7 +638,7 @@ class CardGameState(RoundGameState):
         """``player`` takes a penalty card face down (nobody sees it), put where ``place``
         (a table method: player, card -> slot) says; when no card can be drawn even after
         a reshuffle the round ends and this returns False."""
-        penalty = self.table.draw(self.rng)
+        penalty = self.table.draw(self.chance)
         if penalty is None:
             self._end_round("no card can be drawn")
             return False

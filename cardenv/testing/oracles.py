@@ -16,7 +16,7 @@ few public fields of the state (the slots selected for a match, the pending atte
 from __future__ import annotations
 
 from cardenv.core.table import EMPTY
-from cardenv.games.base import PEEKED_SLOTS, CardGameState
+from cardenv.games.base import CardGameState
 from cardenv.testing import VisibilityOracle, occupied_cards
 
 
@@ -33,7 +33,8 @@ class OneFiftyOracle(VisibilityOracle):
     """What a seat of "150" may know (docs/onefifty.md)."""
 
     def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
-        return occupied_cards(state, seat, PEEKED_SLOTS)  # O-05: own slots 2 and 3
+        # O-05: own bottom row, slots 2 and 3 (slot 1 of a two-slot grid)
+        return occupied_cards(state, seat, state.config.peeked_slots)
 
     def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
         actor, spec = _actor_and_spec(before, action)
@@ -74,7 +75,8 @@ class CutOracle(VisibilityOracle):
     CLAIMS = ("match", "call_out")
 
     def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
-        return occupied_cards(state, seat, PEEKED_SLOTS)  # C-03: own slots 2 and 3
+        # C-03: own bottom row, slots 2 and 3 (slot 1 of a two-slot grid)
+        return occupied_cards(state, seat, state.config.peeked_slots)
 
     def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
         actor, spec = _actor_and_spec(before, action)
@@ -143,7 +145,8 @@ class KaboomOracle(VisibilityOracle):
     WINDOW_DECISIONS = ("pass", "snap_confirm")
 
     def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
-        return occupied_cards(state, seat, PEEKED_SLOTS)  # K-09: own slots 2 and 3
+        # K-09: own bottom row, slots 2 and 3 (slot 1 of a two-slot grid)
+        return occupied_cards(state, seat, state.config.peeked_slots)
 
     def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
         actor, spec = _actor_and_spec(before, action)

@@ -278,13 +278,11 @@ and you take three cards."""
         self._reset_round_fields()
         in_play = self.seats_in_play()
         if layout and "hands" in layout:
-            table.arrange(self.rng, layout["hands"], layout["draw_pile"], layout["discard_pile"])
+            table.arrange(self.chance, layout["hands"], layout["draw_pile"], layout["discard_pile"])
         else:  # R-03: ten cards each to the players still in, then one card face up
-            table.gather_and_shuffle(self.rng)
-            for _ in range(HAND_SIZE):
-                for p in in_play:
-                    table.hands[p].append(table.draw_pile.pop())
-            table.discard_face_up(table.draw_pile.pop())
+            table.gather_and_shuffle(self.chance)
+            table.deal(HAND_SIZE, in_play, self.chance)
+            table.discard_face_up(table.take_top(self.chance))
         for p in range(self.num_players):
             table.knowledge.reveal(p, table.hands[p])
         self._index_cards()
@@ -307,8 +305,7 @@ and you take three cards."""
         if self.turnovers == 0 and table.discard_pile:
             self.turnovers = 1
             # Not shuffled: the card first discarded becomes the top. The cards stay known.
-            table.draw_pile = table.discard_pile[::-1]
-            table.discard_pile = []
+            table.turn_over_discards()
             self.log("turnover", -1, text="the stock ran out: the pile is turned over")
             return True
         reason = "the stock ran out again" if self.turnovers else "the stock ran out and the pile is empty"
@@ -537,7 +534,7 @@ and you take three cards."""
 
     def _draw_stock(self, p: int) -> None:
         table = self.table
-        card = table.draw_pile.pop()
+        card = table.take_top(self.chance)
         self._to_hand(p, card)
         # After the turnover (R-15) the stock's cards are known to all: the draw is public.
         visible = PUBLIC if self._reveal(p, card) else (p,)
@@ -641,7 +638,7 @@ and you take three cards."""
         for _ in range(CATCH_CARDS):  # R-14, R-15
             if not table.draw_pile and not self._stock_ran_out():
                 return
-            card = table.draw_pile.pop()
+            card = table.take_top(self.chance)
             self._to_hand(offender, card)
             self._reveal(offender, card)
             taken.append(card)

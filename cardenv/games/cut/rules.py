@@ -202,7 +202,7 @@ penalty card; a successful call-out gives one of your cards to that opponent."""
         if layout and "starter" in layout:
             self.starter = layout["starter"]
         elif self.round_index == 0:  # C-04
-            self.starter = int(self.rng.integers(self.num_players))
+            self.starter = self._first_starter()
         else:
             self.starter = (previous_starter + 1) % self.num_players
         self.turn_player = self.current_player = self.starter
@@ -406,7 +406,7 @@ penalty card; a successful call-out gives one of your cards to that opponent."""
         if deciding is not None:
             self.current_player = deciding
             return
-        self.pending_attempts = window.resolution_order(self.rng)
+        self.pending_attempts = window.resolution_order(self.chance)
         self._resolve_attempts()
 
     def _resolve_attempts(self) -> None:

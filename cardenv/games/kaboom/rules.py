@@ -95,6 +95,7 @@ class Phase(IntEnum):
 class KaboomConfig(RoundGameConfig):
     min_players: ClassVar[int] = 2  # K-01
     max_players: ClassVar[int] = 8
+    full_deck: ClassVar = staticmethod(deck_with_jokers)  # K-02
     target_score: int = 100  # K-18
     # K-19: a player who reaches the target leaves; the last one in play wins.
     elimination: bool = False
@@ -503,7 +504,7 @@ After a good snap of your own cards you may close the gap (your later cards move
         window = self.window
         top_type = table.type_of(window.trigger)
         succeeded = False
-        for player, attempt in window.resolution_order(self.rng):
+        for player, attempt in window.resolution_order(self.chance):
             slots = [s for s, _ in attempt]
             cards = tuple(card for _, card in attempt)
             places = tuple((player, s) for s in slots)

@@ -124,7 +124,7 @@ everyone else their total; otherwise the caller adds double and those below add 
         if layout and "starter" in layout:
             self.starter = layout["starter"]
         elif self.round_index == 0:  # O-06
-            self.starter = int(self.rng.integers(self.num_players))
+            self.starter = self._first_starter()
         else:
             self.starter = first_clockwise_after(lowest(self.scores), self.starter, self.num_players)
         self.current_player = self.starter

@@ -1,0 +1,212 @@
+"""Solve the mini variants exactly with OpenSpiel and measure our agents against them.
+
+    python benchmarks/openspiel_mini.py                     # every mini variant
+    python benchmarks/openspiel_mini.py --ruleset cut_v0 --iterations 300
+
+For each mini variant (cardenv.MINI_VARIANTS): the histories of its whole tree
+(``get_all_states``, chance and terminal nodes included), OpenSpiel's perfect-recall
+check, CFR+ (C++, on the ``cached_tree`` transform) with its exploitability curve, and the
+exact exploitability of the uniform random policy, our heuristic and our ismcts (each an
+explicit policy: the agent's action at every information state; for ismcts, the
+frequencies of ``--ismcts-samples`` searches). Writes ``docs/openspiel_mini.json`` and
+``docs/openspiel_cfr_<ruleset>.png``. Exploitability here is OpenSpiel's: the mean over
+the two players of what a best response gains against the policy, in points.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import exploitability, get_all_states
+from open_spiel.integration_tests import api_test
+
+import cardenv.adapters.openspiel as cardenv_openspiel
+from cardenv.games.mini import MINI_VARIANTS
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def count_histories(game) -> dict:
+    start = time.perf_counter()
+    states = get_all_states.get_all_states(game, depth_limit=-1, include_terminals=True,
+                                           include_chance_states=True, to_string=lambda s: s.history_str())
+    seconds = time.perf_counter() - start
+    kinds = {"chance": 0, "decision": 0, "terminal": 0}
+    infosets = set()
+    for state in states.values():
+        if state.is_terminal():
+            kinds["terminal"] += 1
+        elif state.is_chance_node():
+            kinds["chance"] += 1
+        else:
+            kinds["decision"] += 1
+            infosets.add(state.information_state_string())
+    return {"histories": len(states), **kinds, "information_states": len(infosets), "seconds": round(seconds, 1)}
+
+
+def solve(game_name: str, iterations: int) -> dict:
+    start = time.perf_counter()
+    cached = pyspiel.load_game(f"cached_tree(game={game_name}())")
+    solver = pyspiel.CFRPlusSolver(cached)
+    solver.evaluate_and_update_policy()
+    build = time.perf_counter() - start
+    uniform = pyspiel.exploitability(cached, pyspiel.UniformRandomPolicy(cached))
+    checkpoints = sorted({int(x) for x in np.geomspace(1, iterations, 30)})
+    curve = []
+    done, solve_seconds = 1, 0.0
+    for target in checkpoints:
+        t = time.perf_counter()
+        while done < target:
+            solver.evaluate_and_update_policy()
+            done += 1
+        solve_seconds += time.perf_counter() - t
+        curve.append((done, pyspiel.exploitability(cached, solver.average_policy())))
+        value = curve[-1][1]
+        print(f"  CFR+ {done:5d} iterations: exploitability {value:.5f} ({value / uniform:.2%} of uniform)", flush=True)
+    return {"uniform_exploitability": uniform, "curve": curve, "first_iteration_and_cache_seconds": round(build, 1),
+            "cfr_plus_seconds": round(solve_seconds, 1), "iterations": done, "final": curve[-1][1],
+            "final_relative_to_uniform": curve[-1][1] / uniform}
+
+
+def agent_policy(game, ruleset: str, spec: str, samples: int, seed: int) -> policy_lib.TabularPolicy:
+    """The agent ``spec`` as an explicit policy of ``game`` (its Python, uncached form)."""
+    from cardenv.agents.registry import make_agent
+    from cardenv.agents.rulesets import ruleset_info
+
+    info = ruleset_info(ruleset, **MINI_VARIANTS[ruleset])
+    agent = make_agent(spec, info, np.random.default_rng(seed))
+    tabular = policy_lib.TabularPolicy(game)
+    for index, state in enumerate(tabular.states):
+        seat = state.current_player()
+        observation = {"observation": np.asarray(state.observation_tensor(seat), np.float32),
+                       "action_mask": state.engine.legal_action_mask().copy()}
+        counts = np.zeros(game.num_distinct_actions())
+        for sample in range(samples):
+            # A policy is a function of the information state: the agent starts afresh
+            # at each, its generator seeded from the state's key.
+            digest = state.information_state_digest(seat)
+            agent.reset()
+            agent.reseed(np.random.SeedSequence([seed, sample, *np.frombuffer(digest[:16], np.uint32)]))
+            counts[agent.act(observation, state.engine, seat)] += 1
+        tabular.action_probability_array[index] = counts / samples
+    agent.close()
+    return tabular
+
+
+def plot(ruleset: str, result: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    iterations, values = zip(*result["cfr"]["curve"])
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.loglog(iterations, values, label="CFR+ average policy")
+    ax.axhline(result["cfr"]["uniform_exploitability"], color="grey", ls="--", label="uniform random")
+    ax.axhline(result["cfr"]["uniform_exploitability"] / 100, color="grey", ls=":", label="1% of uniform random")
+    for (name, value), colour in zip(result.get("agents", {}).items(), ("tab:orange", "tab:green", "tab:red")):
+        ax.axhline(max(value, 1e-6), ls="-.", lw=1, label=name, color=colour)
+    ax.set_xlabel("CFR+ iterations")
+    ax.set_ylabel("exploitability (points)")
+    ax.set_title(f"{cardenv_openspiel.game_name(ruleset, mini=True)}: "
+                 f"{result['tree']['histories']:,} histories")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def measure_agents(game, cached, ruleset: str, args, result: dict) -> None:
+    """The exact exploitability of each of ``--agents``, into ``result["agents"]``."""
+    for entry in filter(None, args.agents.split(",")):
+        label, _, spec = entry.rpartition("=")
+        start = time.perf_counter()
+        samples = args.ismcts_samples if spec.startswith("ismcts") else 1
+        tabular = agent_policy(game, ruleset, spec, samples, seed=0)
+        value = exploitability.exploitability(cached, tabular)
+        label = label or (spec if samples == 1 else f"{spec} ({samples} searches per state)")
+        result.setdefault("agents", {})[label] = value
+        print(f"  {label}: exploitability {value:.4f} ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+def markdown_table(results: dict) -> str:
+    """docs/openspiel.md's table of the mini variants, from docs/openspiel_mini.json."""
+    lines = ["| game | deck | histories (chance / decision / terminal) | information states | uniform random | "
+             "CFR+ after N iterations (% of uniform) | heuristic | ismcts | MaskablePPO | times (one core) |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for ruleset, r in sorted(results.items()):
+        tree, cfr = r["tree"], r["cfr"]
+        first_below = next(n for n, value in cfr["curve"] if value < cfr["uniform_exploitability"] / 100)
+        agents = r.get("agents", {})
+        heuristic = agents.get("heuristic")
+        ismcts = next(((k, v) for k, v in agents.items() if k.startswith("ismcts")), (None, None))
+        ppo = next((v for k, v in agents.items() if k.startswith("MaskablePPO")), None)
+        lines.append(
+            f"| `{cardenv_openspiel.game_name(ruleset, mini=True)}` | `{r['options']['deck']}` | "
+            f"{tree['histories']:,} ({tree['chance']:,} / {tree['decision']:,} / {tree['terminal']:,}) | "
+            f"{tree['information_states']:,} | {cfr['uniform_exploitability']:.3f} | "
+            f"{cfr['final']:.1e} after {cfr['iterations']} ({cfr['final_relative_to_uniform']:.4%}); "
+            f"below 1% by {first_below} | "
+            f"{'—' if heuristic is None else f'{heuristic:.3f}'} | "
+            f"{'—' if ismcts[1] is None else f'{ismcts[1]:.3f}'} | "
+            f"{'—' if ppo is None else f'{ppo:.3f}'} | "
+            f"tree {tree['seconds']:.0f} s, perfect-recall check {r.get('perfect_recall_check_seconds', '—')} s, "
+            f"cache + first iteration {cfr['first_iteration_and_cache_seconds']:.0f} s, "
+            f"CFR+ with {len(cfr['curve'])} exploitability evaluations {cfr['cfr_plus_seconds']:.0f} s |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", choices=sorted(MINI_VARIANTS), action="append")
+    parser.add_argument("--iterations", type=int, default=1000)
+    parser.add_argument("--agents", default="heuristic,ismcts:50",
+                        help="agent specs, comma-separated; LABEL=SPEC names one in the figures")
+    parser.add_argument("--agents-only", action="store_true",
+                        help="measure only --agents, keeping the saved tree and CFR+ figures")
+    parser.add_argument("--ismcts-samples", type=int, default=4)
+    parser.add_argument("--skip-recall-check", action="store_true")
+    parser.add_argument("--redraw", action="store_true",
+                        help="from the saved figures: print the docs' table, draw the curves again, and stop")
+    args = parser.parse_args()
+    out = DOCS / "openspiel_mini.json"
+    results = json.loads(out.read_text()) if out.exists() else {}
+    if args.redraw:
+        print(markdown_table(results))
+        for ruleset, result in results.items():
+            plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
+        return
+    for ruleset in args.ruleset or sorted(MINI_VARIANTS):
+        name = cardenv_openspiel.game_name(ruleset, mini=True)
+        game = pyspiel.load_game(name)
+        print(name, flush=True)
+        if args.agents_only:
+            result = results[ruleset]
+            cached = pyspiel.load_game(f"cached_tree(game={name}())")
+            measure_agents(game, cached, ruleset, args, result)
+            plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
+            out.write_text(json.dumps(results, indent=1) + "\n")
+            continue
+        result = {"options": MINI_VARIANTS[ruleset], "tree": count_histories(game)}
+        print("  tree", result["tree"], flush=True)
+        if not args.skip_recall_check:
+            start = time.perf_counter()
+            api_test._assert_is_perfect_recall(game)
+            result["perfect_recall_check_seconds"] = round(time.perf_counter() - start, 1)
+            print("  perfect recall: checked on the full tree", flush=True)
+        result["cfr"] = solve(name, args.iterations)
+        cached = pyspiel.load_game(f"cached_tree(game={name}())")
+        result["agents"] = {}
+        measure_agents(game, cached, ruleset, args, result)
+        results[ruleset] = result
+        plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
+        out.write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

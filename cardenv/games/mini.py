@@ -1,0 +1,25 @@
+"""The mini variants: per ruleset, an option set that makes a game small enough to solve
+exactly (its whole OpenSpiel tree fits in memory), the rules otherwise unchanged.
+
+    env = cardenv.cut_v0.env(**cardenv.MINI_VARIANTS["cut_v0"])
+    game = pyspiel.load_game("cardenv_cut_mini")     # cardenv.adapters.openspiel
+
+Each is 2 players, a five-card deck with one card of each rank it holds (so a match or
+a snap attempt always fails: with two cards of a rank, a chain of windows, penalty cards
+and reshuffles can go on without end), a grid of two slots (the lower one seen at the
+deal), one round of two turns (one each, player 0 first). The powers the deck holds stay in play.
+onefifty_v0 has none (its rules need three players, O-01), nor carte_v0 (ten-card hands,
+R-03).
+"""
+
+from __future__ import annotations
+
+_SMALL = {"num_players": 2, "initial_slots": 2, "max_hand_slots": 5, "single_round": True,
+          "max_turns_per_round": 2, "first_starter": 0}
+
+MINI_VARIANTS: dict[str, dict] = {
+    # C-10: 5 looks at an own card, 6 at an opponent's, Q swaps blind, K looks and may swap.
+    "cut_v0": {**_SMALL, "deck": "AS 5S 6S QS KS"},
+    # K-05..K-08: 7 looks at an own card, 9 at an opponent's, Q swaps blind, a black K looks and may swap.
+    "kaboom_v0": {**_SMALL, "deck": "AS 7S 9S QS KS"},
+}

@@ -1,0 +1,40 @@
+"""docs/openspiel.md: its snippets run, and its mini-variant table is the benchmark's."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardenv
+from cardenv.games.mini import MINI_VARIANTS
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PAGE = DOCS / "openspiel.md"
+SNIPPETS = re.findall(r"```python\n(.*?)```", PAGE.read_text(), re.S)
+
+
+def test_every_snippet_runs_in_the_tests():
+    assert len(SNIPPETS) >= 2 and all(s.startswith("# runs in the tests") for s in SNIPPETS)
+
+
+@pytest.mark.parametrize("snippet", SNIPPETS)
+def test_snippet_runs(snippet, tmp_path):
+    done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_mini_table_shows_the_benchmarks_figures():
+    results = json.loads((DOCS / "openspiel_mini.json").read_text())
+    text = PAGE.read_text()
+    assert sorted(results) == sorted(MINI_VARIANTS)
+    for ruleset, result in results.items():
+        assert result["options"] == MINI_VARIANTS[ruleset], "the figures are for the shipped option set"
+        assert f"{result['tree']['histories']:,}" in text
+        assert result["cfr"]["final"] < result["cfr"]["uniform_exploitability"] / 100
+        assert (DOCS / f"openspiel_cfr_{ruleset}.png").exists()
+    assert cardenv.MINI_VARIANTS is MINI_VARIANTS
