@@ -10,7 +10,7 @@ exact exploitability of the uniform random policy, our heuristic and our ismcts 
 explicit policy: the agent's action at every information state; for ismcts, the
 frequencies of ``--ismcts-samples`` searches). Writes ``docs/openspiel_mini.json`` and
 ``docs/openspiel_cfr_<ruleset>.png``. Exploitability here is OpenSpiel's: the mean over
-the two players of what a best response gains against the policy, in points.
+the players of what a best response gains against the policy, in points.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def count_histories(game) -> dict:
     return {"histories": len(states), **kinds, "information_states": len(infosets), "seconds": round(seconds, 1)}
 
 
-def solve(game_name: str, iterations: int) -> dict:
+def solve(game_name: str, iterations: int) -> tuple[dict, "pyspiel.Game"]:
     start = time.perf_counter()
     cached = pyspiel.load_game(f"cached_tree(game={game_name}())")
     solver = pyspiel.CFRPlusSolver(cached)
@@ -69,9 +69,10 @@ def solve(game_name: str, iterations: int) -> dict:
         curve.append((done, pyspiel.exploitability(cached, solver.average_policy())))
         value = curve[-1][1]
         print(f"  CFR+ {done:5d} iterations: exploitability {value:.5f} ({value / uniform:.2%} of uniform)", flush=True)
+    # The cached tree too: building it again for the agents would cost as long once more.
     return {"uniform_exploitability": uniform, "curve": curve, "first_iteration_and_cache_seconds": round(build, 1),
             "cfr_plus_seconds": round(solve_seconds, 1), "iterations": done, "final": curve[-1][1],
-            "final_relative_to_uniform": curve[-1][1] / uniform}
+            "final_relative_to_uniform": curve[-1][1] / uniform}, cached
 
 
 def agent_policy(game, ruleset: str, spec: str, samples: int, seed: int) -> policy_lib.TabularPolicy:
@@ -199,8 +200,7 @@ def main() -> None:
             api_test._assert_is_perfect_recall(game)
             result["perfect_recall_check_seconds"] = round(time.perf_counter() - start, 1)
             print("  perfect recall: checked on the full tree", flush=True)
-        result["cfr"] = solve(name, args.iterations)
-        cached = pyspiel.load_game(f"cached_tree(game={name}())")
+        result["cfr"], cached = solve(name, args.iterations)
         result["agents"] = {}
         measure_agents(game, cached, ruleset, args, result)
         results[ruleset] = result

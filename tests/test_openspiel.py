@@ -66,6 +66,8 @@ HONESTY = [
     ("carte_v0", {"num_players": 3, "starting_score": 30, "max_turns_per_round": 60}, 7),
     ("kaboom_v0", {"num_players": 2, "single_round": True, "memory": "none", "recent_events": 4}, 8),
     ("kaboom_v0", dict(MINI_VARIANTS["kaboom_v0"]), 9),
+    ("onefifty_v0", dict(MINI_VARIANTS["onefifty_v0"]), 11),
+    ("onefifty_v0", dict(MINI_VARIANTS["onefifty_v0"]), 31),
 ]
 
 

@@ -222,9 +222,11 @@ def check_leak_pairs(
     deck_names = [card_name(int(t)) for t in probe.table.card_types]
     # Slot rulesets bound their hands; a rummy hand (carte) has no slots to bound.
     num_players, max_slots = probe.num_players, getattr(probe.config, "max_hand_slots", None)
+    # The grid a round deals (a mini variant's is smaller); a rummy hand has none: 4 cards.
+    initial_slots = getattr(probe.config, "initial_slots", 4)
     for index in range(pairs):
         kind = EXCHANGE_KINDS[index % len(EXCHANGE_KINDS)]
-        options = _random_scenario(deck_names, num_players, max_slots, rng)
+        options = _random_scenario(deck_names, num_players, max_slots, rng, initial_slots)
         seed = int(rng.integers(2**63))
         game_a = new_state(options, seed)
         _check_laid_out(game_a, options)
@@ -246,21 +248,26 @@ def check_leak_pairs(
                                         max_steps, label, choose)
     for index in range(decision_pairs):
         stats += _decision_pair(new_state, deck_names, num_players, max_slots, observer, oracle, seat, rng,
-                                max_steps, index, choose)
+                                max_steps, index, choose, initial_slots=initial_slots)
     return stats
 
 
 # --- building the pairs ------------------------------------------------------------------
 def _random_scenario(deck_names: list[str], num_players: int, max_slots: int | None,
-                     rng: np.random.Generator) -> dict:
-    """The whole deck laid out at random: hands of mostly 4 slots (sometimes more, so
-    slots nobody peeked at beyond the first four are covered), 0–2 face-up discards, the
-    rest as the draw pile (top first), a random starter. Naming every card leaves no
-    card to the engine's own shuffle, so two scenarios differ exactly where intended."""
+                     rng: np.random.Generator, initial_slots: int = 4) -> dict:
+    """The whole deck laid out at random: hands of mostly ``initial_slots`` slots
+    (sometimes more, so slots nobody peeked at beyond the dealt ones are covered), 0–2
+    face-up discards, the rest as the draw pile (top first), a random starter. Naming
+    every card leaves no card to the engine's own shuffle, so two scenarios differ
+    exactly where intended."""
     names = [deck_names[i] for i in rng.permutation(len(deck_names))]
-    sizes = [int(rng.choice([4, 4, 4, 5, 6])) for _ in range(num_players)]
+    base = initial_slots
+    sizes = [int(rng.choice([base, base, base, base + 1, base + 2])) for _ in range(num_players)]
     if max_slots is not None:
         sizes = [min(size, max_slots - 1) for size in sizes]
+    # A small deck (a mini variant's) must still leave a card to draw: the larger hands shrink.
+    while sum(sizes) > len(deck_names) - 1 and max(sizes) > base:
+        sizes[sizes.index(max(sizes))] -= 1
     hands = []
     for size in sizes:
         hands.append(names[:size])
@@ -341,7 +348,8 @@ def _exchange(kind: str, options: dict, hidden: list[Place], seat: int,
         top = [p for p in hidden if p[0] == "draw" and p[1] < 3]
         used: set[Place] = set()
         pairs = []
-        for place in top[: int(rng.integers(1, len(top) + 1))]:
+        # A small deck may have no hidden card there: then the exchange falls back below.
+        for place in top[: int(rng.integers(1, len(top) + 1))] if top else ():
             if place in used:
                 continue
             other = partner(place, [p for p in hidden if p not in used])
@@ -349,12 +357,12 @@ def _exchange(kind: str, options: dict, hidden: list[Place], seat: int,
             pairs.append((place, other))
         if pairs:
             return swapped(pairs)
-    if kind == "face-up rank":
+    soon_face_up = options["discard_pile"][-1:] + options["draw_pile"][:2]
+    if kind == "face-up rank" and soon_face_up:  # a small deck's piles may both be empty
         # Matching, and masks that wrongly know, hinge on the rank of a card face up or
         # about to be (the top discard, the next draws): a hidden card of that rank
         # trades places with a hidden card of another rank in a hand, half of the time
         # one of the seat's own hidden slots.
-        soon_face_up = options["discard_pile"][-1:] + options["draw_pile"][:2]
         rank = _rank(soon_face_up[int(rng.integers(len(soon_face_up)))])
         same = [p for p in hidden if _rank(_name_at(options, p)) == rank]
         in_hands = [p for p in hidden if p[0] == "hand" and _rank(_name_at(options, p)) != rank]
@@ -363,7 +371,7 @@ def _exchange(kind: str, options: dict, hidden: list[Place], seat: int,
             in_hands = own
         if same and in_hands:
             return swapped([(pick(same), pick(in_hands))])
-    if kind == "permutation":
+    if kind == "permutation" and len(hidden) >= 3:  # a cycle needs three (a small deck may not have them)
         # Many hidden cards rotate one place along a random cycle.
         size = int(rng.integers(3, len(hidden) + 1))
         cycle = [hidden[i] for i in rng.choice(len(hidden), size=size, replace=False)]
@@ -474,12 +482,12 @@ def _compare_identity_pair(game_a, game_b, differing_a: set[int], differing_b: s
 
 def _decision_pair(new_state, deck_names: list[str], num_players: int, max_slots: int, observer,
                    oracle: VisibilityOracle, seat: int, rng: np.random.Generator, max_steps: int,
-                   index: int, choose, tries: int = 4) -> LeakPairStats:
+                   index: int, choose, tries: int = 4, initial_slots: int = 4) -> LeakPairStats:
     """Find a window in which another seat decides before someone else still has to, let
     B decide differently there, and compare ``seat``'s views until the window is done."""
     stats = LeakPairStats()
     for _ in range(tries):
-        options = _random_scenario(deck_names, num_players, max_slots, rng)
+        options = _random_scenario(deck_names, num_players, max_slots, rng, initial_slots)
         seed = int(rng.integers(2**63))
         game_a = new_state(options, seed)
         history: list[str] = []

@@ -12,6 +12,7 @@ PLAYTHROUGH_GAMES = {
     "cut_v0": "cardenv_cut_v0(players=2,single_round=true,max_turns_per_round=3)",
     "kaboom_v0": "cardenv_kaboom_v0(players=2,single_round=true,max_turns_per_round=3)",
     "carte_v0": "cardenv_carte_v0(players=2,single_round=true,max_turns_per_round=3)",
+    "onefifty_mini": "cardenv_onefifty_mini",
     "cut_mini": "cardenv_cut_mini",
     "kaboom_mini": "cardenv_kaboom_mini",
 }
