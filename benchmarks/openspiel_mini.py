@@ -203,6 +203,8 @@ def main() -> None:
         result["cfr"], cached = solve(name, args.iterations)
         result["agents"] = {}
         measure_agents(game, cached, ruleset, args, result)
+        # The saved figures again: a run of another variant may have written them meanwhile.
+        results = json.loads(out.read_text()) if out.exists() else {}
         results[ruleset] = result
         plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
         out.write_text(json.dumps(results, indent=1) + "\n")

@@ -149,13 +149,15 @@ def test_no_leak_between_pairs_of_games_on_the_mini_variants(ruleset, memory):
     scenarios are laid out from their deck and grid."""
     stats = mini_leak_pairs(ruleset, memory)
     seats, has_windows = MINI_VARIANTS[ruleset]["num_players"], ruleset in WINDOW_RULESETS
-    # Measured: 1.4–2.4 compared steps per pair, 0.6–0.9 masks, a fifth to a third of the
-    # pairs ended by the seat seeing an exchanged card; windows in a fifth of the tries.
+    # Measured: 1.4–3.2 compared steps per pair, 0.6–1.5 masks, a fifth to two thirds of
+    # the pairs ended by the seat seeing an exchanged card; windows in a fifth of the tries.
     assert stats.identity_pairs == MINI_PAIRS * seats
     assert stats.compared_steps >= 1.2 * MINI_PAIRS * seats, stats
     assert stats.compared_masks >= 0.5 * MINI_PAIRS * seats, stats
     assert stats.ended["seat may know a differing card"] >= MINI_PAIRS * seats // 10, stats
-    if has_windows:
+    # Carte's catch window is the other players' (R-14): with two, one decides, and a
+    # decision pair needs a seat deciding after the one that decides otherwise.
+    if has_windows and ruleset != "carte_v0":
         assert stats.decision_pairs >= 0.1 * MINI_DECISION_PAIRS * seats, stats
         assert stats.window_steps >= 0.1 * MINI_DECISION_PAIRS * seats, stats
 
@@ -315,7 +317,7 @@ def test_planted_leak_next_draw_pile_card_in_the_observation_is_caught(ruleset, 
     assert "draw_pile_size" in report
 
 
-@pytest.mark.parametrize("ruleset", sorted(MINI_VARIANTS))
+@pytest.mark.parametrize("ruleset", sorted(set(MINI_VARIANTS) & set(SLOT_RULESETS)))
 def test_planted_leak_next_draw_pile_card_is_caught_on_the_mini_variants(ruleset, monkeypatch):
     """The same planted leak, with the mini variants' settings: their few steps a pair
     still catch it."""

@@ -8,6 +8,7 @@ import pytest
 
 import cardenv
 from cardenv.core.cards import parse_cards
+from cardenv.games.carte import CarteConfig, CarteState
 from cardenv.games.cut import CutConfig, CutState
 from cardenv.games.kaboom import KaboomConfig, KaboomState
 
@@ -55,3 +56,33 @@ def test_bad_mini_options_are_one_clear_error(options, error, message):
 def test_kaboom_decks_may_hold_jokers():
     state = KaboomState(KaboomConfig(num_players=2, deck="RJ BJ AS 2S 3S 4S 5S 6S 7S"), np.random.default_rng(0))
     assert sorted(state.table.card_types.tolist()) == sorted(parse_cards("RJ BJ AS 2S 3S 4S 5S 6S 7S"))
+
+
+def test_carte_hand_size_and_deck_deal_only_those_cards():
+    """R-03 with hand_size cards each, then one face up; the rest is the stock."""
+    config = CarteConfig(num_players=2, hand_size=3, deck="5S 5S 5H 5H 6H 6H 7H 7H")
+    state = CarteState(config, np.random.default_rng(0))
+    assert sorted(state.table.card_types.tolist()) == sorted(parse_cards("5S 5S 5H 5H 6H 6H 7H 7H"))
+    assert [len(hand) for hand in state.table.hands] == [3, 3]
+    assert len(state.table.discard_pile) == 1 and len(state.table.draw_pile) == 1
+    state.table.check_every_card_once()
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_carte_first_starter_takes_the_first_go(seat):
+    for seed in range(5):
+        state = CarteState(CarteConfig(num_players=3, first_starter=seat), np.random.default_rng(seed))
+        assert state.current_player == seat and state.dealer == (seat - 1) % 3  # R-04
+
+
+@pytest.mark.parametrize("options, error, message", [
+    ({"deck": "5S 5S 5S 5H 6H 6H 7H 7H"}, ValueError, "deck has more copies of 5S than this ruleset's deck"),
+    ({"deck": "5S 5S 5H 5H 6H 6H 7H", "num_players": 2, "hand_size": 3}, ValueError,
+     "deck has 7 cards; 2 players with hand_size=3 need at least 8"),
+    ({"hand_size": 11}, ValueError, "hand_size must be"),
+    ({"hand_size": 0}, ValueError, "hand_size must be"),
+    ({"first_starter": 4}, ValueError, "first_starter must be a seat from 0 to 3, or -1"),
+])
+def test_bad_carte_mini_options_are_one_clear_error(options, error, message):
+    with pytest.raises(error, match=message):
+        cardenv.carte_v0.env(**options)

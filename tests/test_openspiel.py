@@ -68,6 +68,8 @@ HONESTY = [
     ("kaboom_v0", dict(MINI_VARIANTS["kaboom_v0"]), 9),
     ("onefifty_v0", dict(MINI_VARIANTS["onefifty_v0"]), 11),
     ("onefifty_v0", dict(MINI_VARIANTS["onefifty_v0"]), 31),
+    ("carte_v0", dict(MINI_VARIANTS["carte_v0"]), 12),
+    ("carte_v0", dict(MINI_VARIANTS["carte_v0"]), 13),
 ]
 
 

@@ -111,7 +111,7 @@ def test_a_mini_variant_is_a_cardenv_env_with_the_same_options(ruleset):
     assert game.num_players() == options["num_players"] == max(2, env.unwrapped.game.config.min_players)
     assert game.get_parameters()["deck"] == options["deck"]
     env.reset(seed=0)
-    assert len(env.unwrapped.game.table.card_types) == len(options["deck"].split()) <= 7
+    assert len(env.unwrapped.game.table.card_types) == len(options["deck"].split()) <= 8
 
 
 @pytest.mark.slow

@@ -152,16 +152,14 @@ class RoundGameConfig(GameConfig):
             # A Match or a penalty must be able to add a slot to the initial grid; the
             # upper bound keeps the action table and the observation a sane size.
             "max_hand_slots": partial(validation.integer, low=INITIAL_SLOTS + 1, high=MAX_HAND_SLOTS_LIMIT),
-            "deck": partial(_check_deck, full_deck=cls.full_deck()),
+            "deck": partial(check_deck, full_deck=cls.full_deck()),
             # A grid of two rows: 2×2, or one card above another.
             "initial_slots": partial(validation.choice, options=(INITIAL_SLOTS, 2)),
         }
 
     def __post_init__(self):
         super().__post_init__()
-        high = self.num_players - 1
-        validation.integer("first_starter", self.first_starter, -1, high,
-                           accepted=f"a seat from 0 to {high}, or -1 (drawn at random)")
+        check_first_starter(self)
         if self.deck:
             cards, need = len(self.deck.split()), self.num_players * self.initial_slots + 1
             if cards < need:
@@ -169,8 +167,7 @@ class RoundGameConfig(GameConfig):
                                  f"{self.initial_slots} need at least {need} (the deal and one card to draw)")
 
     def deck_types(self, full_deck: np.ndarray) -> np.ndarray:
-        """The card types of the deck the game is played with."""
-        return np.asarray(parse_cards(self.deck), dtype=np.int64) if self.deck else full_deck
+        return deck_types(self.deck, full_deck)
 
     @property
     def peeked_slots(self) -> tuple[int, ...]:
@@ -178,7 +175,20 @@ class RoundGameConfig(GameConfig):
         return tuple(range(self.initial_slots // 2, self.initial_slots))
 
 
-def _check_deck(name: str, value: Any, full_deck: np.ndarray) -> str:
+def deck_types(deck: str, full_deck: np.ndarray) -> np.ndarray:
+    """The card types of the deck a game is played with: its ``deck`` option's cards, or
+    the ruleset's ``full_deck`` when the option is ``""``."""
+    return np.asarray(parse_cards(deck), dtype=np.int64) if deck else full_deck
+
+
+def check_first_starter(config) -> None:
+    """A config's ``first_starter`` option: a seat, or -1 (drawn at random)."""
+    high = config.num_players - 1
+    validation.integer("first_starter", config.first_starter, -1, high,
+                       accepted=f"a seat from 0 to {high}, or -1 (drawn at random)")
+
+
+def check_deck(name: str, value: Any, full_deck: np.ndarray) -> str:
     """A ``deck`` option: card names of ``full_deck`` (no more copies than it has),
     returned space-separated in deck order."""
     if not isinstance(value, str):

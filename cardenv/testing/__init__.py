@@ -265,14 +265,15 @@ def _random_scenario(deck_names: list[str], num_players: int, max_slots: int | N
     sizes = [int(rng.choice([base, base, base, base + 1, base + 2])) for _ in range(num_players)]
     if max_slots is not None:
         sizes = [min(size, max_slots - 1) for size in sizes]
-    # A small deck (a mini variant's) must still leave a card to draw: the larger hands shrink.
-    while sum(sizes) > len(deck_names) - 1 and max(sizes) > base:
+    # A small deck (a mini variant's) must still leave a card to draw: the largest hands
+    # shrink (a slot grid's dealt cards always fit; a rummy hand of four may not).
+    while sum(sizes) > len(deck_names) - 1 and max(sizes) > 1:
         sizes[sizes.index(max(sizes))] -= 1
     hands = []
     for size in sizes:
         hands.append(names[:size])
         names = names[size:]
-    num_discards = int(rng.choice([0, 1, 1, 2]))
+    num_discards = min(int(rng.choice([0, 1, 1, 2])), len(names) - 1)  # a card to draw stays
     return {"hands": hands, "discard_pile": names[:num_discards], "draw_pile": names[num_discards:],
             "starter": int(rng.integers(num_players))}
 

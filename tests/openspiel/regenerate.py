@@ -15,6 +15,7 @@ PLAYTHROUGH_GAMES = {
     "onefifty_mini": "cardenv_onefifty_mini",
     "cut_mini": "cardenv_cut_mini",
     "kaboom_mini": "cardenv_kaboom_mini",
+    "carte_mini": "cardenv_carte_mini",
 }
 
 if __name__ == "__main__":

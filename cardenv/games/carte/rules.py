@@ -52,7 +52,15 @@ from cardenv.core.melds import (
     type_at,
 )
 from cardenv.core.reaction import PASS, ReactionWindow
-from cardenv.games.base import GameConfig, RoundGameState, RoundResult, layout_from_options
+from cardenv.games.base import (
+    GameConfig,
+    RoundGameState,
+    RoundResult,
+    check_deck,
+    check_first_starter,
+    deck_types,
+    layout_from_options,
+)
 
 HAND_SIZE = 10  # R-03
 CATCH_CARDS = 3  # R-14
@@ -96,11 +104,28 @@ class CarteConfig(GameConfig):
     memory: str = "perfect"
     max_rounds: int | None = 100
     recent_events: int = 16
+    # What the mini variant changes (cardenv.games.mini): part of the deck (card names
+    # separated by spaces; "" is the whole deck), the cards dealt to each player (R-03)
+    # and the seat that starts round 1 (-1: drawn at random, R-04).
+    deck: str = ""
+    hand_size: int = HAND_SIZE
+    first_starter: int = -1
 
     @classmethod
     def option_checks(cls):
         return {**super().option_checks(),
-                "starting_score": partial(validation.integer, low=1, high=MAX_STARTING_SCORE)}
+                "starting_score": partial(validation.integer, low=1, high=MAX_STARTING_SCORE),
+                "deck": partial(check_deck, full_deck=double_deck_with_jokers()),
+                "hand_size": partial(validation.integer, low=1, high=HAND_SIZE)}
+
+    def __post_init__(self):
+        super().__post_init__()
+        check_first_starter(self)
+        if self.deck:
+            cards, need = len(self.deck.split()), self.num_players * self.hand_size + 2
+            if cards < need:
+                raise ValueError(f"deck has {cards} cards; {self.num_players} players with hand_size={self.hand_size} "
+                                 f"need at least {need} (the deal, the pile's first card and one card of stock)")
 
 
 @lru_cache(maxsize=None)
@@ -166,7 +191,7 @@ and you take three cards."""
 
     def __init__(self, config: CarteConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table()
-        super().__init__(config, double_deck_with_jokers(), rng)
+        super().__init__(config, deck_types(config.deck, double_deck_with_jokers()), rng)
         self.scores = [config.starting_score] * self.num_players
         self.out_in_round: list[int | None] = [None] * self.num_players
         self._reset_round_fields()
@@ -264,9 +289,9 @@ and you take three cards."""
                                      score_bounds=(1, start, f"starting_score={start}"))
         if layout and "hands" in layout:
             in_hands = sum(map(len, layout["hands"]))
-            if in_hands >= DECK_SIZE:
+            if in_hands >= self.table.num_cards:
                 # R-15 would end the round before its first go: no round to play.
-                raise ValueError(f"hands must leave a card for the stock or the pile, at most {DECK_SIZE - 1} "
+                raise ValueError(f"hands must leave a card for the stock or the pile, at most {self.table.num_cards - 1} "
                                  f"cards in all (with neither the round ends before its first go, R-15), "
                                  f"got {in_hands}")
         if layout and "scores" in layout:
@@ -279,9 +304,9 @@ and you take three cards."""
         in_play = self.seats_in_play()
         if layout and "hands" in layout:
             table.arrange(self.chance, layout["hands"], layout["draw_pile"], layout["discard_pile"])
-        else:  # R-03: ten cards each to the players still in, then one card face up
+        else:  # R-03: ten cards (hand_size) each to the players still in, then one card face up
             table.gather_and_shuffle(self.chance)
-            table.deal(HAND_SIZE, in_play, self.chance)
+            table.deal(self.config.hand_size, in_play, self.chance)
             table.discard_face_up(table.take_top(self.chance))
         for p in range(self.num_players):
             table.knowledge.reveal(p, table.hands[p])
