@@ -11,6 +11,7 @@ from cardenv.core.cards import parse_cards
 from cardenv.games.carte import CarteConfig, CarteState
 from cardenv.games.cut import CutConfig, CutState
 from cardenv.games.kaboom import KaboomConfig, KaboomState
+from cardenv.games.onefifty import OneFiftyConfig, OneFiftyState
 
 
 def test_a_deck_option_deals_only_its_cards():
@@ -63,6 +64,8 @@ def test_carte_hand_size_and_deck_deal_only_those_cards():
     config = CarteConfig(num_players=2, hand_size=3, deck="5S 5S 5H 5H 6H 6H 7H 7H")
     state = CarteState(config, np.random.default_rng(0))
     assert sorted(state.table.card_types.tolist()) == sorted(parse_cards("5S 5S 5H 5H 6H 6H 7H 7H"))
+    for p in range(2):  # R-03: a player sees their own hand
+        assert all(state.table.knowledge.known[p, card] for card in state.table.hands[p])
     assert [len(hand) for hand in state.table.hands] == [3, 3]
     assert len(state.table.discard_pile) == 1 and len(state.table.draw_pile) == 1
     state.table.check_every_card_once()
@@ -86,3 +89,17 @@ def test_carte_first_starter_takes_the_first_go(seat):
 def test_bad_carte_mini_options_are_one_clear_error(options, error, message):
     with pytest.raises(error, match=message):
         cardenv.carte_v0.env(**options)
+
+
+def test_onefifty_deals_one_card_each_seen_by_its_owner():
+    """150 also accepts a one-card grid (its mini variant): the card is its lower row (O-05)."""
+    state = OneFiftyState(OneFiftyConfig(num_players=3, initial_slots=1, deck="AS 5S JS QS KS"),
+                          np.random.default_rng(2))
+    for p in range(3):
+        (card,) = state.table.hands[p]
+        assert state.table.knowledge.known[:, card].tolist() == [q == p for q in range(3)]
+    assert len(state.table.draw_pile) == 2
+    with pytest.raises(ValueError, match="initial_slots must be one of 4, 2, got 1"):
+        cardenv.cut_v0.env(initial_slots=1)
+    with pytest.raises(ValueError, match="deck has 3 cards; 3 players with initial_slots=1 need at least 4"):
+        cardenv.onefifty_v0.env(num_players=3, initial_slots=1, deck="AS 5S JS")

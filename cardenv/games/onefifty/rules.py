@@ -9,18 +9,19 @@ slot, then an opponent's slot), so one flat action table covers the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import ClassVar
 from enum import IntEnum
 
 import numpy as np
 
+from cardenv.core import validation
 from cardenv.core.actions import ActionTable
 from cardenv.core.events import PUBLIC
 from cardenv.core.cards import JACK, KING, QUEEN, TEN, IS_RED, points_table, standard_deck
 from cardenv.core.scoring import first_clockwise_after, lowest
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots
+from cardenv.games.base import INITIAL_SLOTS, CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots
 
 def _points(card_type: int) -> int:
     """O-02: A = 1, 2–9 face value, red 10 = 0, black 10 = 10, J/Q/K = 20."""
@@ -57,6 +58,14 @@ class OneFiftyConfig(RoundGameConfig):
     # Shown events since a player's previous decision, measured with heuristic players:
     # 99% of decisions see at most 12 with 4 players (3: 10, 6: 17); older ones drop out first.
     recent_events: int = 12
+
+    @classmethod
+    def option_checks(cls):
+        # Also one card each (seen, as the lower row of a one-card grid): with three
+        # players at least (O-01), a deal of two each has 5,040 orders even from seven
+        # cards, too many for the mini variant's tree (cardenv.games.mini).
+        return {**super().option_checks(),
+                "initial_slots": partial(validation.choice, options=(INITIAL_SLOTS, 2, 1))}
 
 
 @lru_cache(maxsize=None)
