@@ -162,6 +162,15 @@ def markdown_table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def save(out: Path, ruleset: str, result: dict) -> None:
+    """``result`` into the saved figures, read again (a run of another variant may have
+    written them meanwhile), and its curve drawn."""
+    results = json.loads(out.read_text()) if out.exists() else {}
+    results[ruleset] = result
+    plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
+    out.write_text(json.dumps(results, indent=1) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", choices=sorted(MINI_VARIANTS), action="append")
@@ -190,8 +199,7 @@ def main() -> None:
             result = results[ruleset]
             cached = pyspiel.load_game(f"cached_tree(game={name}())")
             measure_agents(game, cached, ruleset, args, result)
-            plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
-            out.write_text(json.dumps(results, indent=1) + "\n")
+            save(out, ruleset, result)
             continue
         result = {"options": MINI_VARIANTS[ruleset], "tree": count_histories(game)}
         print("  tree", result["tree"], flush=True)
@@ -202,12 +210,9 @@ def main() -> None:
             print("  perfect recall: checked on the full tree", flush=True)
         result["cfr"], cached = solve(name, args.iterations)
         result["agents"] = {}
+        save(out, ruleset, result)  # before the agents, whose searches can take long
         measure_agents(game, cached, ruleset, args, result)
-        # The saved figures again: a run of another variant may have written them meanwhile.
-        results = json.loads(out.read_text()) if out.exists() else {}
-        results[ruleset] = result
-        plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
-        out.write_text(json.dumps(results, indent=1) + "\n")
+        save(out, ruleset, result)
 
 
 if __name__ == "__main__":
