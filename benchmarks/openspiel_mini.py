@@ -129,7 +129,9 @@ def measure_agents(game, cached, ruleset: str, args, result: dict) -> None:
         start = time.perf_counter()
         samples = args.ismcts_samples if spec.startswith("ismcts") else 1
         tabular = agent_policy(game, ruleset, spec, samples, seed=0)
-        value = exploitability.exploitability(cached, tabular)
+        # NashConv over the players, as pyspiel.exploitability (Python's exploitability()
+        # takes two players only).
+        value = exploitability.nash_conv(cached, tabular) / game.num_players()
         label = label or (spec if samples == 1 else f"{spec} ({samples} searches per state)")
         result.setdefault("agents", {})[label] = value
         print(f"  {label}: exploitability {value:.4f} ({time.perf_counter() - start:.0f} s)", flush=True)
@@ -156,8 +158,10 @@ def markdown_table(results: dict) -> str:
             f"{'—' if heuristic is None else f'{heuristic:.3f}'} | "
             f"{'—' if ismcts[1] is None else f'{ismcts[1]:.3f}'} | "
             f"{'—' if ppo is None else f'{ppo:.3f}'} | "
-            f"tree {tree['seconds']:.0f} s, perfect-recall check {r.get('perfect_recall_check_seconds', '—')} s, "
-            f"cache + first iteration {cfr['first_iteration_and_cache_seconds']:.0f} s, "
+            f"tree {tree['seconds']:.0f} s, "
+            + (f"perfect-recall check {r['perfect_recall_check_seconds']} s, " if "perfect_recall_check_seconds" in r
+               else "perfect-recall check in the slow test, ")
+            + f"cache + first iteration {cfr['first_iteration_and_cache_seconds']:.0f} s, "
             f"CFR+ with {len(cfr['curve'])} exploitability evaluations {cfr['cfr_plus_seconds']:.0f} s |")
     return "\n".join(lines)
 
@@ -166,6 +170,9 @@ def save(out: Path, ruleset: str, result: dict) -> None:
     """``result`` into the saved figures, read again (a run of another variant may have
     written them meanwhile), and its curve drawn."""
     results = json.loads(out.read_text()) if out.exists() else {}
+    if result.get("cfr") == results.get(ruleset, {}).get("cfr"):
+        # The same solution: keep the agents another run measured on it meanwhile.
+        result["agents"] = {**results[ruleset].get("agents", {}), **result.get("agents", {})}
     results[ruleset] = result
     plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
     out.write_text(json.dumps(results, indent=1) + "\n")
