@@ -49,6 +49,7 @@ import pyspiel
 from cardenv.agents.rulesets import ruleset_info, rulesets
 from cardenv.core.chance import CARD, NEXT, SEAT, ChanceNeeded, ExternalChance
 from cardenv.core.cards import card_name
+from cardenv.core.scoring import points_relative_to_table
 from cardenv.games.mini import MINI_VARIANTS
 
 DIGEST_SIZE = 32  # bytes of an information state's digest
@@ -307,7 +308,7 @@ class CardenvState(pyspiel.State):
         added = np.zeros(n)
         for result in position.engine.round_results:
             added += result.points_added
-        return (added.mean() - added).tolist()
+        return points_relative_to_table(added.tolist(), range(n))
 
     def information_state_digest(self, player: int) -> bytes:
         return self._position.digests[player]

@@ -23,3 +23,16 @@ def first_clockwise_after(candidates: Sequence[int], after: int, num_players: in
         if seat in candidates:
             return seat
     raise ValueError("no candidates")
+
+
+def points_relative_to_table(added: Sequence[float], players: Sequence[int]) -> list[float]:
+    """Per seat, the mean of the points the ``players`` added minus its own (a seat not
+    among them gets 0): zero-sum over the table, positive for a better result than the
+    table's average. Ranks and wins are decided by totals relative to the others, which
+    points alone do not say (a player who adds little can still fall behind a table that
+    adds less)."""
+    mean = sum(added[p] for p in players) / len(players)
+    relative = [0.0] * len(added)
+    for p in players:
+        relative[p] = mean - added[p]
+    return relative

@@ -21,9 +21,10 @@ from pettingzoo.utils.wrappers.base import BaseWrapper
 
 from cardenv.core import validation
 from cardenv.core.chance import copy_generator
+from cardenv.core.scoring import points_relative_to_table
 from cardenv.games.base import CardGameState, IllegalActionError
 
-REWARD_MODES = ("points", "outcome")
+REWARD_MODES = ("points", "relative", "outcome")
 # What becomes of the agent of a seat that leaves the game while the others play on.
 ELIMINATED_AGENTS_MODES = ("stay", "remove")
 
@@ -44,11 +45,15 @@ class CardGameEnv(AECEnv):
             after every step), or None.
         render_omniscient: render every card face up instead of the current player's view.
         reward_mode: ``"points"``: at each round end every agent receives
-            ``-reward_scale * points added``; ``"outcome"``: at game end +1 for every
+            ``-reward_scale * points added``; ``"relative"``: at each round end every
+            agent in the round receives ``reward_scale *`` (the mean of the points the
+            round's players added − its own), zero-sum over the table, so that a round
+            in which the others gain more than the agent pays it less; ``"outcome"``: at game end +1 for every
             winner (lowest total, ties included) and -1 for everyone else; in rulesets
             where players are eliminated, a player who leaves before the end gets its -1
             then.
-        reward_scale: multiplier of the points in ``"points"`` mode (a finite number > 0).
+        reward_scale: multiplier of the points in ``"points"`` and ``"relative"`` modes (a
+            finite number > 0).
         eliminated_agents: what becomes of the agent of a seat that leaves the game while
             the others play on (carte_v0; kaboom_v0 with ``elimination=True``).
             ``"stay"`` (default): it stays in ``agents``, not terminated, and is never
@@ -238,10 +243,15 @@ class CardGameEnv(AECEnv):
         action = self.action_id_of(action)
         self._cumulative_rewards[agent] = 0.0
         rounds_before = len(state.round_results)
+        # The seats dealt into this round: those still in before the step (a seat the
+        # round's end eliminates took part in it).
+        in_round = [p for p, out in enumerate(state.eliminated) if not out] if self.reward_mode == "relative" else ()
         state.apply(action)
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_mode == "points" and len(state.round_results) > rounds_before:
+        if len(state.round_results) > rounds_before and self.reward_mode != "outcome":
             added = state.round_results[-1].points_added
+            if self.reward_mode == "relative":
+                added = [-p for p in points_relative_to_table(added, in_round)]
             for a in self.agents:
                 self.rewards[a] = -self.reward_scale * added[self.agent_name_mapping[a]]
         if state.is_terminal:

@@ -19,7 +19,8 @@ class raw_env(CardGameEnv):
     the public-events piece).
 
     Rewards: ``reward_mode="points"`` (default) pays every agent ``-reward_scale`` × the
-    points it lost at each round's end; ``"outcome"`` pays +1 to the winners (R-18) and
+    points it lost at each round's end; ``"relative"`` pays ``reward_scale`` × (the mean of
+    the points the round's players lost − its own); ``"outcome"`` pays +1 to the winners (R-18) and
     -1 to everyone else at the game's end.
     """
 
