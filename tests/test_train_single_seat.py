@@ -81,6 +81,43 @@ def test_learner_gets_its_own_terminal_reward_when_another_seat_ends_the_game():
     assert ended_by_other_with_points > 0
 
 
+def test_a_deal_that_gives_the_learner_no_decision_is_dealt_again():
+    """carte's mini variant, learner second: the starter often goes out on its first turn,
+    which ends the single-round game before the learner ever acts (R-15). Such a deal is no
+    episode; reset deals again with the same seat until the learner has a decision."""
+    env = SingleSeatEnv("carte_v0", "heuristic", cardenv.MINI_VARIANTS["carte_v0"], seat=1)
+    redealt = 0
+    for episode in range(200):
+        _, info = env.reset(seed=episode)
+        state = env.env.game
+        assert not state.is_terminal and state.current_player == 1 == info["learner_seat"]
+        assert env.action_masks().any()
+        redealt += info["redeals"] > 0
+    assert redealt > 0
+
+
+def test_points_lost_before_the_learners_first_decision_are_paid_with_its_first_step():
+    """Several rounds of carte's mini variant, learner second: when the starter goes out at
+    once, the learner loses points before it has acted. Its episode's rewards must still
+    add up to minus every point it lost (reward_mode="points")."""
+    options = {**cardenv.MINI_VARIANTS["carte_v0"], "single_round": False}
+    env = SingleSeatEnv("carte_v0", "heuristic", options, seat=1)
+    paid_late = 0
+    for episode in range(100):
+        env.reset(seed=episode)
+        paid_late += bool(env.env.game.round_results) and env.env.game.round_results[0].points_added[1] > 0
+        rng = np.random.default_rng(episode)
+        total, done = 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, reward, terminated, truncated, _ = env.step(action)
+            total += reward
+            done = terminated or truncated
+        lost = sum(result.points_added[1] for result in env.env.game.round_results)
+        assert np.isclose(total, -0.01 * lost)
+    assert paid_late > 0
+
+
 @pytest.mark.parametrize("env_id", sorted(cardenv.adapters.registration.SINGLE_SEAT_IDS))
 def test_gymnasium_make_finds_every_single_seat_view(env_id):
     import gymnasium
