@@ -136,6 +136,7 @@ def test_policy_prior_plays_legal_reproducible_games(ruleset):
     ("ismcts:5@ppo:no_such_model.zip", "ppo model file 'no_such_model.zip' does not exist"),
     ("ismcts:@heuristic", "ismcts simulations must be an integer of at least 1, got ''"),
     ("ismcts:5@", "unknown agent ''"),
+    ("ismcts:5/deep", "the ismcts leaf evaluation must be one of rollout, static .*got 'deep'"),
 ])
 def test_bad_prior_specs_are_refused_in_one_line(spec, message):
     from cardenv.agents.registry import parse_spec
@@ -226,3 +227,43 @@ def test_a_prior_other_than_the_heuristic_needs_an_agent_factory():
     with pytest.raises(ValueError, match="the ismcts prior 'ppo:pretrained' needs an agent_factory") as caught:
         ISMCTSAgent(ruleset_info("onefifty_v0"), np.random.default_rng(0), prior="ppo:pretrained")
     assert "\n" not in str(caught.value)
+
+
+# --- the static leaf (ismcts:N/static) ---------------------------------------------------------
+@pytest.mark.parametrize("ruleset", rulesets())
+def test_static_leaf_plays_legal_reproducible_games(ruleset):
+    n = ruleset_info(ruleset).num_players
+    specs = ["ismcts:20/static"] + ["heuristic"] * (n - 1)
+    first = _play(ruleset, specs, 31, single_round=True).describe_events(None)
+    assert first == _play(ruleset, specs, 31, single_round=True).describe_events(None)
+
+
+def test_rollout_leaf_spelled_out_is_the_default():
+    specs = ["ismcts:4/rollout"] + ["heuristic"] * 3
+    assert _play("onefifty_v0", specs, 7, single_round=True).describe_events(None) == _play(
+        "onefifty_v0", ["ismcts:4"] + ["heuristic"] * 3, 7, single_round=True).describe_events(None)
+    with pytest.raises(ValueError, match="leaf evaluation must be one of rollout, static, got 'x'"):
+        ISMCTSAgent(ruleset_info("onefifty_v0"), np.random.default_rng(0), leaf="x")
+
+
+def test_static_leaf_scores_the_sampled_hands_and_never_rolls_out(monkeypatch):
+    info = ruleset_info("kaboom_v0")
+    env = make_raw_env("kaboom_v0")
+    env.reset(seed=4)
+    agent = make_agent("ismcts:40/static", info, np.random.default_rng(0))
+    world = env.game.sample_world(0, np.random.default_rng(1))
+    totals = [world.hand_total(p) for p in range(info.num_players)]
+    expected = -(totals[0] - (sum(totals) - totals[0]) / (info.num_players - 1)) / ismcts.REWARD_SCALE
+    assert agent._static_value(world, 0) == pytest.approx(expected)
+
+    def no_rollout_step(*args):
+        raise AssertionError("a static leaf asked a rollout agent to move")
+
+    for rollout_agent in agent.rollout_agents:
+        monkeypatch.setattr(rollout_agent, "choose", no_rollout_step)
+    state = env.game
+    while state.current_player != 0 or len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    mask = state.legal_action_mask()
+    observation = {"observation": env.observer.observe(state, 0), "action_mask": mask}
+    assert mask[agent.act(observation, state, 0)]

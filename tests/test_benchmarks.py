@@ -177,3 +177,24 @@ def test_the_best_response_benchmark_runs_end_to_end_and_keeps_finished_targets(
     assert json.loads(out.read_text()) == rows
     assert module.main(["--targets", "nobody"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
+
+
+def test_the_search_benchmark_measures_every_row_against_a_baseline(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_search", SCRIPT.parent / "bench_search.py")
+    search = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(search)
+    out = tmp_path / "search.json"
+    # The baseline is this checkout itself: its ismcts:N row and the baseline's measure the same code.
+    result = search.main(["--rulesets", "cut_v0", "--budgets", "3", "--decisions", "1", "--repeats", "1",
+                          "--peer-decisions", "1", "--baseline", str(SCRIPT.parents[1]), "--json", str(out)])
+    rows = {row["search"]: row for row in result["rows"]}
+    assert {"baseline ismcts:3", "ismcts:3", "ismcts:3/static"} <= set(rows)
+    for row in rows.values():
+        assert row["simulations_per_second"] > 0 and row["decisions"] >= 1
+        assert 1 <= row["simulations"] <= 3 * row["decisions"]
+        assert row["ratio_to_baseline"] > 0
+    # The peer row, unless open_spiel is missing (then it is skipped, with the reason).
+    assert "openspiel ISMCTSBot:3" in rows or any("ISMCTSBot" in line for line in result["skipped"])
+    assert out.read_text().startswith("{")
+    with pytest.raises(SystemExit):
+        search.main(["--budgets", "0"])

@@ -29,6 +29,14 @@ successful call adds 0 while the others add their hands, a failed one adds doubl
 When the round ends the game, what matters is the win, so a bonus for the win share
 (minus the fair share) is added.
 
+With ``leaf="static"`` (spec ``ismcts:N/static``) there is no rollout: the searcher's turn
+is judged where it ends, by the hand totals of the sampled world (``hand_total``, the
+engine's own count; every card is known there), with the same reward as a round that ended
+at that point (a round with a call pending is still rolled out: the call's risk is in how
+it ends); its nodes below the root have a uniform prior. A simulation is then a determinization and the engine steps of one turn,
+well over ten times cheaper than a rollout of the round (``benchmarks/bench_search.py``);
+it judges a turn by what it does to the hands, not by what the players will do next.
+
 The most-visited root action is played. Budget: ``simulations`` per decision; forced
 moves use none, and the search stops early once no other action can overtake the most
 visited one in the simulations left. A decision whose simulations could not change the
@@ -56,6 +64,9 @@ GAME_END_WEIGHT = 2.0  # reward for winning the game outright, relative to the f
 # Smallest gap between two exploration terms that the (equal) means added to both cannot
 # close in floating point; closer ones are not taken as settled (rewards are a few units).
 FOREGONE_MARGIN = 1e-9
+# How a simulation's leaf is judged: "rollout" finishes the round with the heuristic,
+# "static" reads the sampled world's hand totals where the searcher's turn ends.
+LEAF_EVALUATIONS = ("rollout", "static")
 
 
 class _InfoSetNode:
@@ -94,9 +105,13 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, simulations: int = default_simulations,
                  exploration: float = 1.0, prior_weight: float | None = None, prior: str = "heuristic",
-                 agent_factory: AgentFactory | None = None):
-        """``prior`` is an agent spec; ``agent_factory`` builds it (the heuristic needs none)."""
+                 agent_factory: AgentFactory | None = None, leaf: str = "rollout"):
+        """``prior`` is an agent spec; ``agent_factory`` builds it (the heuristic needs none);
+        ``leaf`` is how a simulation ends (one of ``LEAF_EVALUATIONS``)."""
         super().__init__(info, rng)
+        if leaf not in LEAF_EVALUATIONS:
+            raise ValueError(f"the ismcts leaf evaluation must be one of {', '.join(LEAF_EVALUATIONS)}, got {leaf!r}")
+        self.leaf = leaf
         if simulations < 1:
             raise ValueError("ismcts needs at least one simulation per move")
         if prior_weight is not None and not 0.0 < prior_weight < 1.0:
@@ -224,7 +239,13 @@ class ISMCTSAgent(Agent):
             if child is None:
                 child = node.children[key] = self._new_node(world, seat)
             node = child
-        reward = self._rollout(world, round_index, seat)
+        # A called round is judged by its end (O-19: a failed call adds double), which the
+        # hands as they are do not show: it is rolled out, for the final turns only.
+        if (self.leaf == "static" and not world.is_terminal and world.round_index == round_index
+                and getattr(world, "caller", None) is None):
+            reward = self._static_value(world, seat)
+        else:
+            reward = self._rollout(world, round_index, seat)
         for visited, action in path:
             visited.visits[action] += 1
             visited.value_sum[action] += reward
@@ -234,7 +255,9 @@ class ISMCTSAgent(Agent):
     def _new_node(self, world: CardGameState, seat: int) -> _InfoSetNode:
         legal = world.legal_actions()
         prior_action = probabilities = None
-        if len(legal) > 1:
+        # A static leaf judges the turn's later steps (which slot takes the drawn card) by
+        # their effect on the hands directly, so its inner nodes skip the prior's cost.
+        if len(legal) > 1 and self.leaf == "rollout":
             # The observation is the searcher's own: the same in every determinization of this
             # node. The prior starts afresh here (reset), as it has not followed this world.
             self.node_prior.reset()
@@ -262,6 +285,15 @@ class ISMCTSAgent(Agent):
                 best, best_score = action, score
         return best
 
+    @staticmethod
+    def _static_value(world: CardGameState, seat: int) -> float:
+        """The searcher's reward were the round scored on the hands as they are now."""
+        # _hand_total: the engine's count without the public method's seat check (seats are ours).
+        totals = [world._hand_total(player) for player in world.seats_in_play()]
+        mine = world._hand_total(seat)
+        others_mean = (sum(totals) - mine) / (len(totals) - 1)
+        return -(mine - others_mean) / REWARD_SCALE
+
     def _rollout(self, world: CardGameState, round_index: int, seat: int) -> float:
         """Finish the round with the heuristic in every seat (a policy prior in the searcher's);
         the searcher's reward."""
@@ -277,6 +309,11 @@ class ISMCTSAgent(Agent):
                                                               recent_events=agents[player].needs_recent_events),
                            "action_mask": world.legal_action_mask()}
             world.apply(agents[player].choose(observation, world, player))
+        return self._round_reward(world, round_index, seat)
+
+    @staticmethod
+    def _round_reward(world: CardGameState, round_index: int, seat: int) -> float:
+        """The searcher's reward for a round that has ended."""
         added = world.round_results[round_index].points_added
         n = len(added)
         others_mean = (sum(added) - added[seat]) / (n - 1)

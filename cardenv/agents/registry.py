@@ -56,9 +56,10 @@ def _make_heuristic_no_call(info, rng, argument):
 def _make_ismcts(info, rng, argument):
     from cardenv.agents.ismcts import ISMCTSAgent
 
-    simulations, _, prior = (argument or "").partition(PRIOR_SEPARATOR)
+    budget, _, prior = (argument or "").partition(PRIOR_SEPARATOR)
+    simulations, _, leaf = budget.partition(LEAF_SEPARATOR)
     return ISMCTSAgent(info, rng, simulations=int(simulations) if simulations else ISMCTSAgent.default_simulations,
-                       prior=prior or "heuristic", agent_factory=make_agent)
+                       prior=prior or "heuristic", agent_factory=make_agent, leaf=leaf or "rollout")
 
 
 def _make_ppo(info, rng, argument):
@@ -86,12 +87,13 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "ppo": _make_ppo,
     "rllib": _make_rllib,
 }
-AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, ismcts[:SIMULATIONS[@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
+AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
                "ppo:pretrained_guided, rllib:CHECKPOINT[#MODULE]")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
 """Agents that need an optional dependency: name -> the extra that brings it."""
 PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
+LEAF_SEPARATOR = "/"  # ismcts:300/static: how a simulation's leaf is judged
 SEARCH_PRIORS = ("heuristic", "ppo")  # agents that can be a search's prior
 
 
@@ -111,16 +113,22 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     if name in AGENT_EXTRAS:
         require_extra(AGENT_EXTRAS[name], f"agent {spec!r}")
     if name == "ismcts":
-        simulations, has_prior, prior = argument.partition(PRIOR_SEPARATOR)
+        budget, has_prior, prior = argument.partition(PRIOR_SEPARATOR)
+        simulations, has_leaf, leaf = budget.partition(LEAF_SEPARATOR)
         if sep and not (simulations.isdigit() and int(simulations) >= 1):
             raise ValueError(f"ismcts simulations must be an integer of at least 1, got {simulations!r} in {spec!r}")
+        from cardenv.agents.ismcts import LEAF_EVALUATIONS
+
+        if has_leaf and leaf not in LEAF_EVALUATIONS:
+            raise ValueError(f"the ismcts leaf evaluation must be one of {', '.join(LEAF_EVALUATIONS)} (as in "
+                             f"'ismcts:300/static'), got {leaf!r} in {spec!r}")
         if has_prior:
             prior_name, prior_argument = parse_spec(prior)
             if prior_name not in SEARCH_PRIORS:
                 raise ValueError(f"the ismcts prior must be heuristic or a ppo model (as in "
                                  f"'ismcts:30@ppo:pretrained'), got {prior!r} in {spec!r}")
             if prior_name == "ppo":
-                argument = f"{simulations}{PRIOR_SEPARATOR}ppo:{prior_argument}"
+                argument = f"{budget}{PRIOR_SEPARATOR}ppo:{prior_argument}"
     elif name == "ppo":
         if not argument:
             raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/onefifty_v0/final_model.zip', "
