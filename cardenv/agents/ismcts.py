@@ -33,8 +33,8 @@ With ``leaf="static"`` (spec ``ismcts:N/static``) there is no rollout: the searc
 is judged where it ends, by the hand totals of the sampled world (``hand_total``, the
 engine's own count; every card is known there), with the same reward as a round that ended
 at that point (a round with a call pending is still rolled out: the call's risk is in how
-it ends); its nodes below the root have a uniform prior. A simulation is then a determinization and the engine steps of one turn,
-well over ten times cheaper than a rollout of the round (``benchmarks/bench_search.py``);
+it ends); its nodes below the root have a uniform prior. A simulation is then a
+determinization and the engine steps of one turn, well over ten times cheaper than a rollout of the round (``benchmarks/bench_search.py``);
 it judges a turn by what it does to the hands, not by what the players will do next.
 
 The most-visited root action is played. Budget: ``simulations`` per decision; forced
@@ -288,9 +288,8 @@ class ISMCTSAgent(Agent):
     @staticmethod
     def _static_value(world: CardGameState, seat: int) -> float:
         """The searcher's reward were the round scored on the hands as they are now."""
-        # _hand_total: the engine's count without the public method's seat check (seats are ours).
-        totals = [world._hand_total(player) for player in world.seats_in_play()]
-        mine = world._hand_total(seat)
+        totals = [world.hand_total(player) for player in world.seats_in_play()]
+        mine = world.hand_total(seat)
         others_mean = (sum(totals) - mine) / (len(totals) - 1)
         return -(mine - others_mean) / REWARD_SCALE
 

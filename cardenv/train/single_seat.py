@@ -98,7 +98,6 @@ class SingleSeatEnv(gym.Env):
             self.guide.agent.reseed(int(self.np_random.integers(2**63)))
             self.guide.reset()
         self._ended_by_illegal_action = False
-        state = None
         for redeals in range(self.MAX_REDEALS + 1):
             self.env.reset(seed=int(self.np_random.integers(2**31)), options=options)
             # What the learner earned before its first decision (a round another seat
