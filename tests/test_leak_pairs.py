@@ -62,10 +62,12 @@ def rarely_ending(state: CardGameState, rng: np.random.Generator) -> int:
     return legal[int(rng.integers(len(legal)))]
 
 
-def leak_pairs(ruleset: str, num_players: int, memory: str, seat: int, seed: int, scale: int = 1) -> LeakPairStats:
-    """``check_leak_pairs`` for one seat of one configuration, with this file's settings."""
+def leak_pairs(ruleset: str, num_players: int, memory: str, seat: int, seed: int, scale: int = 1,
+               **options) -> LeakPairStats:
+    """``check_leak_pairs`` for one seat of one configuration (more config ``options``
+    allowed), with this file's settings."""
     config_class, state_class, observer_class, oracle_class = RULESETS[ruleset]
-    config = config_class(num_players=num_players, memory=memory)
+    config = config_class(num_players=num_players, memory=memory, **options)
 
     def new_state(options: dict, engine_seed: int) -> CardGameState:
         return state_class(config, np.random.default_rng(engine_seed), options)
@@ -76,10 +78,10 @@ def leak_pairs(ruleset: str, num_players: int, memory: str, seat: int, seed: int
                             choose=rarely_ending)
 
 
-def every_seat(ruleset: str, num_players: int, memory: str, seed: int, scale: int = 1) -> LeakPairStats:
+def every_seat(ruleset: str, num_players: int, memory: str, seed: int, scale: int = 1, **options) -> LeakPairStats:
     total = LeakPairStats()
     for seat in range(num_players):
-        total += leak_pairs(ruleset, num_players, memory, seat, seed * 100 + seat, scale)
+        total += leak_pairs(ruleset, num_players, memory, seat, seed * 100 + seat, scale, **options)
     return total
 
 
@@ -111,6 +113,14 @@ def test_no_leak_between_pairs_of_games(ruleset, num_players, memory):
     print(f"\nleak pairs {ruleset} {num_players}p/{memory}: {stats.compared_steps} steps compared "
           f"({stats.compared_masks} masks, {stats.window_steps} in windows) in {time.perf_counter() - start:.1f}s; "
           f"ended {dict(stats.ended)}")
+
+
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+def test_no_leak_between_pairs_of_games_with_carte_meld_hints(memory):
+    """carte_v0's ``meld_hints`` pieces are derived from the observer's hand and the
+    pile's top card: the pairs must not tell them apart either."""
+    stats = every_seat("carte_v0", 4, memory, seed=7, meld_hints=True)
+    assert_compared_enough("carte_v0", 4, stats)
 
 
 @pytest.mark.slow
@@ -341,6 +351,19 @@ def test_planted_leak_opponent_card_in_the_observation_is_caught(ruleset, monkey
     monkeypatch.setattr(cls, "write", write_with_opponent_card)
     report = assert_caught(ruleset)
     assert "slot_rank[1, 0" in report
+
+
+def test_planted_leak_meld_hints_from_the_next_hand_are_caught(monkeypatch):
+    """The meld_hints pieces worked out from the next player's hand instead of one's own."""
+    write_hints = CarteObserver._write_meld_hints
+
+    def hints_of_the_next_hand(self, buffer, state, observer):
+        write_hints(self, buffer, state, (observer + 1) % state.num_players)
+
+    monkeypatch.setattr(CarteObserver, "_write_meld_hints", hints_of_the_next_hand)
+    with pytest.raises(AssertionError, match="LEAK") as caught:
+        every_seat("carte_v0", 4, "perfect", seed=7, meld_hints=True)
+    assert "hand_in_meld" in str(caught.value) or "hand_near_meld" in str(caught.value)
 
 
 @pytest.mark.parametrize("memory", ["perfect", "none"])

@@ -277,6 +277,50 @@ def startable_types(hand: list[int], present: list[int], rules: MeldRules = DEFA
             result.append(pair != 0 and suit_bits[t & 3] & pair == pair)
     return result
 
+def candidate_melds(hand: Sequence[int]) -> list[list[int]]:
+    """Melds a hand (counts per meld type) could put down now under the default rules,
+    each as a sorted list of types (jokers last): every set of a rank with at least three
+    cards (jokers filling up to three; at most four real cards), and every run of
+    consecutive present cards of a suit, three or more long, one joker filling a gap or,
+    for two adjacent cards, an end. Not every way to use the jokers: the melds a player
+    would think of first."""
+    jokers = hand[JOKER]
+    melds = []
+    for rank in range(NUM_STANDARD_RANKS):
+        reals = [t for t in range(rank * NUM_SUITS, rank * NUM_SUITS + NUM_SUITS) for _ in range(hand[t])][:4]
+        if reals and len(reals) + jokers >= 3:
+            melds.append(reals + [JOKER] * max(0, 3 - len(reals)))
+    for suit in range(NUM_SUITS):
+        present = [p for p in range(NUM_POSITIONS) if hand[type_at(suit, p)]]
+        for start_index in range(len(present)):
+            used_jokers = 0
+            run = [present[start_index]]
+            for p in present[start_index + 1:]:
+                gap = p - run[-1] - 1
+                if gap and used_jokers + gap > min(jokers, 1):
+                    break
+                used_jokers += gap
+                run.append(p)
+                if len(run) + used_jokers >= 3:
+                    melds.append(sorted(type_at(suit, q) for q in run) + [JOKER] * used_jokers)
+            if len(run) == 2 and used_jokers == 0 and jokers and run[1] == run[0] + 1:
+                melds.append(sorted(type_at(suit, q) for q in run) + [JOKER])
+    return melds
+
+
+def near_meld(hand: Sequence[int], t: int) -> bool:
+    """Whether a card of meld type ``t`` is part of a meld in the making in ``hand``
+    (counts, the card included): half of a pair of its rank, or within two positions of
+    another card of its suit. A joker always is."""
+    if t == JOKER:
+        return True
+    rank, suit = t >> 2, t & 3
+    if sum(hand[u] for u in range(rank * NUM_SUITS, rank * NUM_SUITS + NUM_SUITS)) >= 2:
+        return True
+    p = position_of_rank(rank)
+    return any(0 <= q < NUM_POSITIONS and hand[type_at(suit, q)] for q in (p - 2, p - 1, p + 1, p + 2))
+
+
 def _set_completable(selection, available, min_type, rank, size, jokers_free, is_allowed, rules) -> bool:
     first = rank * NUM_SUITS
     pool = [(t, available[t]) for t in range(max(first, min_type), first + NUM_SUITS) if available[t]]

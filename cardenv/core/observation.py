@@ -78,10 +78,15 @@ class ObservationLayout:
         self._check_vector(vector)
         return {name: vector[p.start : p.stop].reshape(p.shape) for name, p in self.pieces.items()}
 
-    def markdown(self) -> str:
+    def markdown(self, after: ObservationLayout | None = None) -> str:
+        """The pieces as a markdown table; with ``after``, only the pieces this layout
+        has beyond that one (what an option adds), without the total."""
         lines = ["| piece | indices | shape | range | meaning |", "|---|---|---|---|---|"]
         for p in self.pieces.values():
+            if after is not None and p.name in after.pieces:
+                continue
             shape = " × ".join(str(d) for d in p.shape)
             lines.append(f"| `{p.name}` | {p.start}–{p.stop - 1} | {shape} | {p.low:g}–{p.high:g} | {p.description} |")
-        lines.append(f"| **total** | {self.size} entries | | | |")
+        if after is None:
+            lines.append(f"| **total** | {self.size} entries | | | |")
         return "\n".join(lines)

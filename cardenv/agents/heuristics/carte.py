@@ -14,39 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from cardenv.agents.base import Agent, RulesetInfo
-from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS, position_of_rank, type_at
+from cardenv.core.melds import JOKER, NUM_MELD_TYPES, candidate_melds, near_meld
 from cardenv.games.carte.rules import MELD_POINTS
 
 COPIES = np.array([2.0] * JOKER + [4.0])
-NUM_SUITS = 4
-
-
-def candidate_melds(hand: list[int]) -> list[list[int]]:
-    """Melds the hand (counts per meld type) can put down: every set of a rank with at
-    least three cards (jokers filling up to three), and every run of consecutive present
-    cards of a suit (a joker may fill one gap), each as a sorted list of types."""
-    jokers = hand[JOKER]
-    melds = []
-    for rank in range(13):
-        reals = [t for t in range(rank * NUM_SUITS, rank * NUM_SUITS + NUM_SUITS) for _ in range(hand[t])][:4]
-        if reals and len(reals) + jokers >= 3:
-            melds.append(reals + [JOKER] * max(0, 3 - len(reals)))
-    for suit in range(NUM_SUITS):
-        present = [p for p in range(NUM_POSITIONS) if hand[type_at(suit, p)]]
-        for start_index in range(len(present)):
-            used_jokers = 0
-            run = [present[start_index]]
-            for p in present[start_index + 1:]:
-                gap = p - run[-1] - 1
-                if gap and used_jokers + gap > min(jokers, 1):
-                    break
-                used_jokers += gap
-                run.append(p)
-                if len(run) + used_jokers >= 3:
-                    melds.append(sorted(type_at(suit, q) for q in run) + [JOKER] * used_jokers)
-            if len(run) == 2 and used_jokers == 0 and jokers and run[1] == run[0] + 1:
-                melds.append(sorted(type_at(suit, q) for q in run) + [JOKER])
-    return melds
 
 
 def meld_value(meld: list[int]) -> tuple:
@@ -147,18 +118,7 @@ class CarteHeuristic(Agent):
         for t in range(NUM_MELD_TYPES):
             if not mask[self.discard[t]]:
                 continue
-            key = (t != JOKER, not accepted[t], not self._useful(hand, t), MELD_POINTS[t])
+            key = (t != JOKER, not accepted[t], not near_meld(hand, t), MELD_POINTS[t])
             if best_key is None or key > best_key:
                 best, best_key = t, key
         return self.discard[best]
-
-    @staticmethod
-    def _useful(hand: list[int], t: int) -> bool:
-        """Whether ``t`` is half of a pair or of a near-run in hand (worth keeping)."""
-        if t == JOKER:
-            return True
-        rank, suit = t >> 2, t & 3
-        if sum(hand[u] for u in range(rank * NUM_SUITS, rank * NUM_SUITS + NUM_SUITS)) >= 2:
-            return True
-        p = position_of_rank(rank)
-        return any(0 <= q < NUM_POSITIONS and hand[type_at(suit, q)] for q in (p - 2, p - 1, p + 1, p + 2))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardenv.core.cards import double_deck_with_jokers
-from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS
+from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS, candidate_melds, near_meld
 from cardenv.core.observation import ObservationLayout
 from cardenv.games import observation as table_observation
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
@@ -188,6 +188,8 @@ class CarteObserver(Observer):
         layout.add("turned_over", 1, "1 once the pile was turned over this round (R-15)")
         if not omniscient:
             self._add_event_pieces(layout)
+            if config.meld_hints:
+                self._add_meld_hint_pieces(layout)
         return layout
 
     def _add_event_pieces(self, layout: ObservationLayout) -> None:
@@ -204,6 +206,22 @@ class CarteObserver(Observer):
                    "event: 1 if it happened since the observer's previous decision (that decision's own included)")
         layout.add("events_dropped", 1,
                    "1 if events since the observer's previous decision did not all fit in recent_events rows")
+
+    @staticmethod
+    def _add_meld_hint_pieces(layout: ObservationLayout) -> None:
+        """``meld_hints=True``: what the observer's hand and the pile's top card make,
+        spelled out (a network would otherwise have to find the sets and runs in 53
+        counts). Derived from the observation's own ``hand`` and ``top_of_pile`` alone."""
+        layout.add("hand_in_meld", NUM_MELD_TYPES,
+                   f"{TYPE_LIST}: 1 if the observer holds a card of it that belongs to a meld the hand could "
+                   "put down now (a set of three or four of a rank, jokers filling up to three; a run of three "
+                   "or more of a suit, one joker filling a gap or an end)")
+        layout.add("hand_near_meld", NUM_MELD_TYPES,
+                   f"{TYPE_LIST}: 1 if the observer holds a card of it that is half of a pair of its rank, or "
+                   "within two positions of another card of its suit in hand (a meld in the making); JK: 1 when "
+                   "held")
+        layout.add("pile_top_in_meld", 1,
+                   "1 if the pile's top card would belong to a meld the hand could put down once it took it")
 
     # --- filling -----------------------------------------------------------------------
     # An observation is one compiled call (write_carte_observation), which zeroes the
@@ -233,7 +251,28 @@ class CarteObserver(Observer):
                         state.turnovers > 0),
             state.turns_completed, state.selection, table.card_types, knowledge.known, knowledge.learned_at,
             knowledge.decided_at, self._table_facts_of(state), state.event_records)
+        if self.config.meld_hints:
+            self._write_meld_hints(buffer, state, observer)
         return buffer.copy() if out is None else out
+
+    def _write_meld_hints(self, buffer: np.ndarray, state: CarteState, observer: int) -> None:
+        """The ``meld_hints`` pieces (after the compiled call, which zeroed them)."""
+        pieces = self.layout.pieces
+        hand = state.hand_type_counts[observer]
+        in_meld, near = pieces["hand_in_meld"].start, pieces["hand_near_meld"].start
+        for meld in candidate_melds(hand):
+            for t in meld:
+                buffer[in_meld + t] = 1.0
+        for t, count in enumerate(hand):
+            if count and near_meld(hand, t):
+                buffer[near + t] = 1.0
+        pile = state.table.discard_pile
+        if pile:
+            top = state.card_meld_types[pile[-1]]
+            with_top = hand.copy()
+            with_top[top] += 1
+            if any(top in meld for meld in candidate_melds(with_top)):
+                buffer[pieces["pile_top_in_meld"].start] = 1.0
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
         """The omniscient global state (``env.state()``), seats absolute."""

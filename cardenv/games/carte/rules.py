@@ -110,6 +110,10 @@ class CarteConfig(GameConfig):
     deck: str = ""
     hand_size: int = HAND_SIZE
     first_starter: int = -1
+    # Three observation pieces derived from the observer's own hand and the pile's top
+    # card (what the heuristic computes to choose its draw and discard); off by default,
+    # so the default observation stays the plain facts.
+    meld_hints: bool = False
 
     @classmethod
     def option_checks(cls):
