@@ -362,3 +362,44 @@ def test_the_numpy_actor_adds_the_guide_term(tmp_path):
         model.policy.guide_weight.fill_(1.5)
     env = SingleSeatEnv("onefifty_v0", "random_no_call", {"single_round": True}, guide="heuristic")
     assert _compare_numpy_actor_with_torch(model, _random_play_positions(env, 100, seed=5)) == 100
+
+
+def test_a_policy_trained_with_meld_hints_plays_alike_in_an_env_without_them(tmp_path):
+    """carte_v0's meld_hints pieces are worked out from the rest of the observation: a
+    policy trained with them gets them appended by its agent in an env without them,
+    the same games decision for decision as in an env with them; and the appended values
+    are the observer's own."""
+    from sb3_contrib import MaskablePPO
+
+    from cardenv.agents.ppo import PPOAgent
+    from cardenv.eval.tournament import run_tournament
+    from cardenv.games.carte.observation import meld_hints_of
+    from cardenv.train.single_seat import SingleSeatEnv
+    from cardenv.train.trainer import save_model
+
+    hinted = {"num_players": 3, "meld_hints": True}
+    model = MaskablePPO("MlpPolicy", SingleSeatEnv("carte_v0", "random_no_call", hinted), device="cpu", seed=0)
+    path = tmp_path / "hinted.zip"
+    save_model(model, path, {"ruleset": "carte_v0", "env_kwargs": hinted, "guide": None})
+
+    def games(env_kwargs):
+        result = run_tournament("carte_v0", f"ppo:{path}", ["heuristic"], 3, seed=4, env_kwargs=env_kwargs)
+        return [(o.final_scores, o.candidate_points, o.steps) for o in result.outcomes]
+
+    assert games({"num_players": 3}) == games(hinted)
+    plain, with_hints = make_raw_env("carte_v0", num_players=3), make_raw_env("carte_v0", **hinted)
+    for env in (plain, with_hints):
+        env.reset(seed=2)
+    rng, compared = np.random.default_rng(2), 0
+    while not plain.terminations[plain.agent_selection] and compared < 300:
+        vector, hinted_vector = (env.observe(env.agent_selection)["observation"] for env in (plain, with_hints))
+        assert np.array_equal(np.concatenate([vector, meld_hints_of(plain.layout, vector)]), hinted_vector)
+        legal = np.flatnonzero(plain.observe(plain.agent_selection)["action_mask"])
+        action = int(legal[rng.integers(len(legal))])
+        for env in (plain, with_hints):
+            env.step(action)
+        compared += 1
+    assert compared == 300
+    with pytest.raises(ValueError, match=r"trained for observations \(4407,\) and 148 actions, but carte_v0 with .* has \(4300,\)") as caught:
+        PPOAgent(ruleset_info("carte_v0", num_players=3), np.random.default_rng(0), model)  # no metadata given
+    assert "\n" not in str(caught.value)

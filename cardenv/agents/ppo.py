@@ -107,8 +107,20 @@ class NumpyActor:
         return weights / weights.sum()
 
 
-def _check_model_fits(model, info: RulesetInfo, where: str, guide: str | None, frame_stack: int = 1) -> None:
-    expected = (guided_size(info, guide) * frame_stack,)
+def derived_pieces_missing(info: RulesetInfo, trained_on: dict) -> list:
+    """The pieces a model's training env options (``trained_on``) added to the
+    observation that this env's lack, where they are worked out from the rest of the
+    observation (the observer's ``derived_pieces``, e.g. carte_v0's ``meld_hints``): each
+    option with its function of this env's observation, in layout order."""
+    return [(option, derive) for option, derive in info.observer_class.derived_pieces.items()
+            if trained_on.get(option) and not getattr(info.config, option)]
+
+
+def _check_model_fits(model, info: RulesetInfo, where: str, guide: str | None, frame_stack: int = 1,
+                      derived: tuple = ()) -> None:
+    blank = np.zeros(info.layout.size, dtype=np.float32)
+    expected = ((guided_size(info, guide) + sum(len(derive(info.layout, blank)) for derive in derived))
+                * frame_stack,)
     if tuple(model.observation_space.shape) != expected or model.action_space.n != len(info.action_table):
         guided = (f" (guided by {guide})" if guide else "") + (f" ({frame_stack} frames)" if frame_stack > 1 else "")
         raise ValueError(
@@ -131,16 +143,26 @@ class PPOAgent(Agent):
         remembers the observations of this agent's previous decisions in the game (the
         :mod:`cardenv.adapters.frame_stack` layout), cleared by ``reset``."""
         super().__init__(info, rng)
+        trained_on = {}
         if isinstance(model, str):
             recorded = model_metadata(model) or {}
             guide, frame_stack = recorded.get("guide"), recorded.get("frame_stack", 1)
+            trained_on = recorded.get("env_kwargs") or {}
         where = model if isinstance(model, str) else "the model"
+        # Pieces its training env added that this one lacks, worked out here from the
+        # observation (carte_v0's meld_hints): the policy sees what it was trained on.
+        missing = derived_pieces_missing(info, trained_on)
+        if missing and (guide or frame_stack != 1):
+            options = ", ".join(f"{option}={trained_on[option]!r}" for option, _ in missing)
+            raise ValueError(f"{where} was trained with {options} and a guide or a frame stack: play it in an env "
+                             f"with {options}")
+        self.derived = tuple(derive for _, derive in missing)
         if guide and agent_factory is None:
             raise ValueError(f"{where} was trained with the guide {guide!r}: it needs an agent_factory to build "
                              f"the guide (cardenv.agents.make_agent builds every agent spec)")
         self.model = load_model(model) if isinstance(model, str) else model
         self.frame_stack = validation.integer("frame_stack", frame_stack, 1)
-        _check_model_fits(self.model, info, where, guide, self.frame_stack)
+        _check_model_fits(self.model, info, where, guide, self.frame_stack, self.derived)
         self.deterministic = deterministic
         # The guide shares this agent's generator, so reseeding the agent reseeds it.
         self.guide = Guide(guide, agent_factory(guide, info, rng)) if guide else None
@@ -159,6 +181,9 @@ class PPOAgent(Agent):
 
     def _vector(self, observation, state, seat) -> np.ndarray:
         """The observation vector the policy reads now (guided, not yet stacked)."""
+        if self.derived:
+            vector = observation["observation"]
+            return np.concatenate([vector, *(derive(self.info.layout, vector) for derive in self.derived)])
         return observation["observation"] if self.guide is None else self.guide.observe(observation, state, seat)
 
     def _probabilities_of(self, vector: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -56,6 +56,10 @@ class Observer:
 
     size: int
     scratch: tuple[str, ...] = ()
+    # Options that only append pieces worked out from the rest of the observation:
+    # option -> function(layout, vector) giving their values from an observation without
+    # them. A policy trained with such an option plays an env without it (cardenv.agents.ppo).
+    derived_pieces: Mapping[str, Callable[[ObservationLayout, np.ndarray], np.ndarray]] = MappingProxyType({})
     # The buffers found fit to write into, by id (the arrays held, so no id is reused):
     # an env keeps one per seat. Per instance, made on the first check.
     _accepted_outs: Mapping[int, np.ndarray] = MappingProxyType({})

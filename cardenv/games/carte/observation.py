@@ -27,6 +27,8 @@ change.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from cardenv.core.cards import double_deck_with_jokers
@@ -41,12 +43,47 @@ NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
 NOBODY = 255  # a fact's seat or card when there is none: observation_kernels.NOBODY (loaded with numba, later)
 
+COPIES_PER_TYPE = np.bincount(np.minimum(double_deck_with_jokers(), JOKER), minlength=NUM_MELD_TYPES).astype(
+    np.float32)  # the whole deck's, whatever part of it a game plays with
+"""Per meld type, its copies in the deck: what the card-type pieces divide counts by."""
+MELD_HINT_SIZE = 2 * NUM_MELD_TYPES + 1
+"""Entries of the ``meld_hints`` pieces: hand_in_meld, hand_near_meld, pile_top_in_meld."""
+
+
+def write_meld_hints(hand: list[int], top: int | None, hints: np.ndarray) -> None:
+    """The ``meld_hints`` pieces, in order, into the zeroed ``hints`` (at least
+    ``MELD_HINT_SIZE`` entries): from ``hand`` (counts per meld type) and the pile's top
+    card's meld type (None for an empty pile)."""
+    for meld in candidate_melds(hand):
+        for t in meld:
+            hints[t] = 1.0
+    for t, count in enumerate(hand):
+        if count and near_meld(hand, t):
+            hints[NUM_MELD_TYPES + t] = 1.0
+    if top is not None:
+        with_top = hand.copy()
+        with_top[top] += 1
+        if any(top in meld for meld in candidate_melds(with_top)):
+            hints[2 * NUM_MELD_TYPES] = 1.0
+
+
+def meld_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:
+    """The ``meld_hints`` pieces worked out from an observation of ``layout`` (with or
+    without them): its ``hand`` and ``top_of_pile`` are all they read. A policy trained
+    with ``meld_hints=True`` plays an env without them by appending these."""
+    hand = [int(c) for c in np.rint(layout.view(vector, "hand") * COPIES_PER_TYPE)]
+    top_piece = layout.view(vector, "top_of_pile")
+    hints = np.zeros(MELD_HINT_SIZE, dtype=np.float32)
+    write_meld_hints(hand, int(np.argmax(top_piece)) if top_piece.any() else None, hints)
+    return hints
+
 
 class CarteObserver(Observer):
     """Writes observations into a reused buffer; copies drop the buffer and the kept
     table facts and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
 
     scratch = ("_buffer", "_table_facts", "_write_observation")
+    derived_pieces = MappingProxyType({"meld_hints": meld_hints_of})
     phases = Phase
     state_class = CarteState
     deck = double_deck_with_jokers()
@@ -54,7 +91,7 @@ class CarteObserver(Observer):
     def __init__(self, config: CarteConfig):
         table_observation.load_kernels()
         self.config = config
-        self.copies = np.bincount(np.minimum(self.deck, JOKER), minlength=NUM_MELD_TYPES).astype(np.float32)
+        self.copies = COPIES_PER_TYPE
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}  # event_kind's columns
         self.layout = self._build_layout(omniscient=False)
@@ -257,22 +294,9 @@ class CarteObserver(Observer):
 
     def _write_meld_hints(self, buffer: np.ndarray, state: CarteState, observer: int) -> None:
         """The ``meld_hints`` pieces (after the compiled call, which zeroed them)."""
-        pieces = self.layout.pieces
-        hand = state.hand_type_counts[observer]
-        in_meld, near = pieces["hand_in_meld"].start, pieces["hand_near_meld"].start
-        for meld in candidate_melds(hand):
-            for t in meld:
-                buffer[in_meld + t] = 1.0
-        for t, count in enumerate(hand):
-            if count and near_meld(hand, t):
-                buffer[near + t] = 1.0
         pile = state.table.discard_pile
-        if pile:
-            top = state.card_meld_types[pile[-1]]
-            with_top = hand.copy()
-            with_top[top] += 1
-            if any(top in meld for meld in candidate_melds(with_top)):
-                buffer[pieces["pile_top_in_meld"].start] = 1.0
+        write_meld_hints(state.hand_type_counts[observer], state.card_meld_types[pile[-1]] if pile else None,
+                         buffer[self.layout.pieces["hand_in_meld"].start:])
 
     def encode_state(self, state: CarteState, out: np.ndarray | None = None) -> np.ndarray:
         """The omniscient global state (``env.state()``), seats absolute."""
