@@ -128,6 +128,51 @@ class NoCallAgent(Agent):
         self.inner.close()
 
 
+MIXTURE_SEPARATOR = "|"
+"""Joins the specs of a mixture: ``heuristic|heuristic_no_call`` is one of them per game."""
+
+
+class MixtureAgent(Agent):
+    """Plays as one of several agents, drawn uniformly from its own generator at every
+    ``reset`` (once per game): the spec ``heuristic|heuristic_no_call`` is a player who is
+    sometimes a caller and sometimes not, so a learner facing it cannot count on either
+    (list an agent twice to draw it twice as often). The agents share this one's
+    generator."""
+
+    def __init__(self, agents: list[Agent]):
+        if not agents:
+            raise ValueError("a mixture needs at least one agent")
+        super().__init__(agents[0].info, agents[0].rng)
+        self.agents = agents
+        self.name = "|".join(agent.name for agent in agents)
+        self.needs_observation_vector = any(agent.needs_observation_vector for agent in agents)
+        self.needs_recent_events = any(agent.needs_recent_events for agent in agents)
+        self.current = agents[0]
+
+    def reset(self) -> None:
+        super().reset()
+        self.current = self.agents[int(self.rng.integers(len(self.agents)))]
+        self.current.reset()
+
+    def reseed(self, seed: np.random.SeedSequence | int) -> None:
+        for agent in self.agents:
+            agent.reseed(seed)
+        super().reseed(seed)
+
+    def act(self, observation, state, seat) -> int:
+        return self.current.act(observation, state, seat)
+
+    def add_snapshot(self, path: str) -> None:
+        """Self-play: pass a new snapshot to the agents that draw from a pool of them."""
+        for agent in self.agents:
+            if hasattr(agent, "add_snapshot"):
+                agent.add_snapshot(path)
+
+    def close(self) -> None:
+        for agent in self.agents:
+            agent.close()
+
+
 AgentFactory = Callable[[str, RulesetInfo, np.random.Generator], Agent]
 """Builds the agent of a spec (``"heuristic"``, ``"ppo:pretrained"``) for a ruleset, with
 a generator: :func:`cardenv.agents.registry.make_agent`, or a runner's own that knows

@@ -12,6 +12,7 @@ move; ``ismcts:30@ppo:pretrained`` searches with the shipped policy as its prior
 ``ppo:runs/onefifty_v0/final_model.zip`` (model file), ``ppo:pretrained`` (the policy
 shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
 ``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
+Specs joined by ``|`` are a mixture, one of them drawn per game (``heuristic|heuristic_no_call``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cardenv.agents.base import Agent, NoCallAgent, RulesetInfo
+from cardenv.agents.base import MIXTURE_SEPARATOR, Agent, MixtureAgent, NoCallAgent, RulesetInfo
 from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path
 from cardenv.agents.rulesets import (  # noqa: F401  (importable from here, as before they moved)
     HEURISTICS,
@@ -88,13 +89,14 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "rllib": _make_rllib,
 }
 AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
-               "ppo:pretrained_guided, rllib:CHECKPOINT[#MODULE]")
+               "ppo:pretrained_guided, rllib:CHECKPOINT[#MODULE], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
 """Agents that need an optional dependency: name -> the extra that brings it."""
 PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
 LEAF_SEPARATOR = "/"  # ismcts:300/static: how a simulation's leaf is judged
 SEARCH_PRIORS = ("heuristic", "ppo")  # agents that can be a search's prior
+MIXTURE = "mixture"  # parse_spec's name for a mixture; its argument is the whole spec
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:
@@ -107,6 +109,10 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     An agent whose extra is not installed raises :class:`cardenv.extras.MissingExtra`."""
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is a string ({AGENT_SPECS}), got {spec!r} ({type(spec).__name__})")
+    if MIXTURE_SEPARATOR in spec:
+        for alternative in spec.split(MIXTURE_SEPARATOR):
+            parse_spec(alternative)
+        return MIXTURE, spec
     name, sep, argument = spec.partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; agents are {AGENT_SPECS}")
@@ -150,6 +156,16 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
 
 
 def make_agent(spec: str, info: RulesetInfo, rng: np.random.Generator) -> Agent:
-    """Build the agent ``spec`` (``"heuristic"``, ``"ismcts:200"``, ``"ppo:model.zip"``)."""
+    """Build the agent ``spec`` (``"heuristic"``, ``"ismcts:200"``, ``"ppo:model.zip"``,
+    ``"heuristic|heuristic_no_call"``)."""
     name, argument = parse_spec(spec)
+    if name == MIXTURE:
+        return make_mixture(spec, info, rng, make_agent)
     return AGENTS[name](info, rng, argument)
+
+
+def make_mixture(spec: str, info: RulesetInfo, rng: np.random.Generator,
+                 agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent]) -> MixtureAgent:
+    """The mixture ``a|b|...``, each alternative built by ``agent_factory`` (a runner's own
+    factory may know more names, such as training's ``selfplay``) on one shared generator."""
+    return MixtureAgent([agent_factory(alternative, info, rng) for alternative in spec.split(MIXTURE_SEPARATOR)])

@@ -10,6 +10,7 @@ import argparse
 import ast
 from dataclasses import dataclass, field, fields
 
+from cardenv.agents.base import MIXTURE_SEPARATOR
 from cardenv.core import validation
 
 SELFPLAY = "selfplay"
@@ -31,7 +32,8 @@ class TrainConfig:
         "random_no_call",
         "who plays the other seats: one agent spec for all (random, random_no_call, heuristic, heuristic_no_call, ismcts[:N], "
         "ppo:MODEL.zip, or selfplay: a pool of frozen snapshots of the learner), or one spec per other seat "
-        "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay)")
+        "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay); specs joined by | are drawn "
+        "anew every game (heuristic|heuristic_no_call|selfplay)")
     total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for")
     n_envs: int = _option(8, "envs collecting experience in parallel")
     vec_env: str = _option("auto", "how the envs run: dummy (in this process), subproc (one process each) or "
@@ -112,6 +114,10 @@ class TrainConfig:
         """The opponent spec for every other seat, or the list of one per other seat."""
         return self.opponent.split(",") if "," in self.opponent else self.opponent
 
+    def uses_selfplay(self) -> bool:
+        """Whether some seat plays (sometimes, in a mixture) from the learner's snapshots."""
+        return SELFPLAY in self.opponent.replace(",", MIXTURE_SEPARATOR).split(MIXTURE_SEPARATOR)
+
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     for f in fields(TrainConfig):
@@ -156,8 +162,9 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         raise ValueError(f"--opponent needs one spec or {n - 1} comma-separated specs (one per other seat) for "
                          f"{config.ruleset} with {n} players, got {config.opponent!r}")
     for spec in [specs] if isinstance(specs, str) else specs:
-        if spec != SELFPLAY:
-            parse_spec(spec)
+        for alternative in spec.split(MIXTURE_SEPARATOR):
+            if alternative != SELFPLAY:
+                parse_spec(alternative)
     for spec in config.final_eval_fields:
         parse_spec(spec)
     for spec in (config.guide, config.warm_start):

@@ -28,7 +28,7 @@ import numpy as np
 from cardenv.adapters.frame_stack import SingleSeatFrameStack
 from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
 from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped_rulesets
-from cardenv.agents.registry import make_agent, ruleset_info
+from cardenv.agents.registry import MIXTURE_SEPARATOR, make_agent, make_mixture, ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament
 from cardenv.train.config import SELFPLAY, TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
@@ -38,6 +38,8 @@ LEARNER = "learner"
 
 
 def _opponent_factory(pool_size: int, spec, info, rng):
+    if MIXTURE_SEPARATOR in spec:
+        return make_mixture(spec, info, rng, partial(_opponent_factory, pool_size))
     if spec == SELFPLAY:
         from cardenv.agents.ppo import PolicyPoolAgent
 
@@ -201,7 +203,7 @@ def train(config: TrainConfig) -> dict:
 
         callbacks.append(Checkpoints(max(1, config.checkpoint_every // config.n_envs), str(out / "checkpoints"),
                                      name_prefix="model"))
-    if SELFPLAY in ([opponents] if isinstance(opponents, str) else opponents):
+    if config.uses_selfplay():
         callbacks.insert(0, SelfPlaySnapshots())
     start_timesteps = model.num_timesteps
     learn_started = time.perf_counter()
