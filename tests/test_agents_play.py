@@ -110,3 +110,52 @@ def test_agents_are_reproducible_from_their_seed():
 
     assert actions(4) == actions(4)
     assert actions(4) != actions(5)
+
+
+def test_a_mixture_plays_one_of_its_agents_per_game_drawn_from_its_generator():
+    """``heuristic|random_no_call``: at every reset one of them is drawn (both turn up over
+    a few games, in the same order from the same seed), and each game is played exactly
+    as that agent plays it alone from the same generator state."""
+    from cardenv.agents.base import MixtureAgent
+
+    info = ruleset_info("onefifty_v0")
+    draws = []
+    for _ in range(2):
+        mixture = make_agent("heuristic|random_no_call", info, np.random.default_rng(5))
+        assert isinstance(mixture, MixtureAgent) and mixture.needs_observation_vector
+        picked = []
+        for _ in range(12):
+            mixture.reset()
+            picked.append(mixture.current.name)
+        draws.append(picked)
+    assert draws[0] == draws[1] and set(draws[0]) == {"heuristic", "random_no_call"}
+
+    env = make_raw_env("onefifty_v0", single_round=True)
+    for game in range(4):
+        mixture = make_agent("heuristic|random_no_call", info, np.random.default_rng(game))
+        mixture.reseed(100 + game)
+        mixture.reset()
+        alone = make_agent(mixture.current.name, info, np.random.default_rng(0))
+        alone.reseed(100 + game)
+        alone.rng.integers(2)  # the draw the mixture made from the shared generator
+        alone.reset()
+        others = make_agent("heuristic", info, np.random.default_rng(game))
+        env.reset(seed=game)
+        state = env.game
+        while not state.is_terminal:
+            seat = state.current_player
+            observation = env.observe(env.possible_agents[seat])
+            if seat == 0:
+                action = mixture.act(observation, state, seat)
+                assert alone.act(observation, state, seat) == action
+            else:
+                action = others.act(observation, state, seat)
+            env.step(action)
+
+
+def test_mixture_specs_are_checked_part_by_part():
+    from cardenv.agents import parse_spec
+
+    assert parse_spec("heuristic|heuristic_no_call") == ("mixture", "heuristic|heuristic_no_call")
+    with pytest.raises(ValueError, match=r"unknown agent 'heurstic'; agents are"):
+        parse_spec("heuristic|heurstic")

@@ -249,3 +249,11 @@ def test_a_folder_named_like_the_extras_module_is_no_extra(tmp_path, monkeypatch
     captured = capsys.readouterr()
     assert len(captured.err.strip().splitlines()) == 1
     assert "needs the 'ray' extra" in captured.err and "is only a folder" in captured.err
+
+
+def test_env_args_read_literals_and_shell_booleans():
+    from cardenv.train.config import parse_env_args
+
+    assert parse_env_args(["meld_hints=true", "single_round=False", "num_players=3", "memory=none"]) == {
+        "meld_hints": True, "single_round": False, "num_players": 3, "memory": "none"}
+    assert parse_env_args(["deck=True"]) == {"deck": True} and parse_env_args(["memory=False"])["memory"] is False

@@ -403,3 +403,45 @@ def test_a_policy_trained_with_meld_hints_plays_alike_in_an_env_without_them(tmp
     with pytest.raises(ValueError, match=r"trained for observations \(4407,\) and 148 actions, but carte_v0 with .* has \(4300,\)") as caught:
         PPOAgent(ruleset_info("carte_v0", num_players=3), np.random.default_rng(0), model)  # no metadata given
     assert "\n" not in str(caught.value)
+
+
+def test_a_frame_stacked_policy_trained_with_meld_hints_plays_alike_in_an_env_without_them(tmp_path):
+    """The appended meld_hints pieces are part of every frame: a frame-stacked policy
+    trained with them plays the same games in an env without them."""
+    from sb3_contrib import MaskablePPO
+
+    from cardenv.adapters.frame_stack import SingleSeatFrameStack
+    from cardenv.eval.tournament import run_tournament
+    from cardenv.train.single_seat import SingleSeatEnv
+    from cardenv.train.trainer import save_model
+
+    hinted = {"num_players": 3, "meld_hints": True, "memory": "none"}
+    env = SingleSeatFrameStack(SingleSeatEnv("carte_v0", "random_no_call", hinted), 3)
+    model = MaskablePPO("MlpPolicy", env, device="cpu", seed=0)
+    path = tmp_path / "hinted_stacked.zip"
+    save_model(model, path, {"ruleset": "carte_v0", "env_kwargs": hinted, "guide": None, "frame_stack": 3})
+
+    def games(env_kwargs):
+        result = run_tournament("carte_v0", f"ppo:{path}", ["heuristic"], 3, seed=4, env_kwargs=env_kwargs)
+        return [(o.final_scores, o.candidate_points, o.steps) for o in result.outcomes]
+
+    assert games({"num_players": 3, "memory": "none"}) == games(hinted)
+
+
+def test_a_mixed_field_with_selfplay_gets_the_learners_snapshots(tmp_path):
+    """``--opponent heuristic|selfplay``: each seat is the heuristic or a snapshot of the
+    learner, drawn per game; the snapshots reach the pool inside the mixture."""
+    from cardenv.agents.base import MixtureAgent
+    from cardenv.agents.ppo import PolicyPoolAgent
+    from cardenv.train.trainer import make_training_env
+
+    assert _short(tmp_path, opponent="heuristic|selfplay").uses_selfplay()
+    assert not _short(tmp_path, opponent="heuristic|heuristic_no_call").uses_selfplay()
+    env = make_training_env("onefifty_v0", "heuristic|selfplay", {"single_round": True}, 3, False)
+    assert all(isinstance(agent, MixtureAgent) for agent in env.opponents)
+    env.add_snapshot(str(tmp_path / "snapshot_1.zip"))
+    pools = [inner for agent in env.opponents for inner in agent.agents if isinstance(inner, PolicyPoolAgent)]
+    assert len(pools) == 3 and all(pool.snapshots == [str(tmp_path / "snapshot_1.zip")] for pool in pools)
+    train(_short(tmp_path, opponent="heuristic|selfplay", snapshot_every=1024, eval_every=0, checkpoint_every=0,
+                 final_eval_fields=("random_no_call",)))
+    assert sorted((tmp_path / "run" / "snapshots").glob("snapshot_*.zip"))

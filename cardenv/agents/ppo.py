@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 import numpy as np
+from gymnasium import spaces
 
 from cardenv.adapters.frame_stack import FrameHistory
 from cardenv.agents.base import Agent, AgentFactory, RulesetInfo, uniform_choice
@@ -116,11 +117,15 @@ def derived_pieces_missing(info: RulesetInfo, trained_on: dict) -> list:
             if trained_on.get(option) and not getattr(info.config, option)]
 
 
+def _derived_size(info: RulesetInfo, derived: tuple) -> int:
+    """How many entries the ``derived`` pieces append to an observation of ``info``."""
+    blank = np.zeros(info.layout.size, dtype=np.float32)
+    return sum(len(derive(info.layout, blank)) for derive in derived)
+
+
 def _check_model_fits(model, info: RulesetInfo, where: str, guide: str | None, frame_stack: int = 1,
                       derived: tuple = ()) -> None:
-    blank = np.zeros(info.layout.size, dtype=np.float32)
-    expected = ((guided_size(info, guide) + sum(len(derive(info.layout, blank)) for derive in derived))
-                * frame_stack,)
+    expected = ((guided_size(info, guide) + _derived_size(info, derived)) * frame_stack,)
     if tuple(model.observation_space.shape) != expected or model.action_space.n != len(info.action_table):
         guided = (f" (guided by {guide})" if guide else "") + (f" ({frame_stack} frames)" if frame_stack > 1 else "")
         raise ValueError(
@@ -152,10 +157,9 @@ class PPOAgent(Agent):
         # Pieces its training env added that this one lacks, worked out here from the
         # observation (carte_v0's meld_hints): the policy sees what it was trained on.
         missing = derived_pieces_missing(info, trained_on)
-        if missing and (guide or frame_stack != 1):
+        if missing and guide:
             options = ", ".join(f"{option}={trained_on[option]!r}" for option, _ in missing)
-            raise ValueError(f"{where} was trained with {options} and a guide or a frame stack: play it in an env "
-                             f"with {options}")
+            raise ValueError(f"{where} was trained with {options} and a guide: play it in an env with {options}")
         self.derived = tuple(derive for _, derive in missing)
         if guide and agent_factory is None:
             raise ValueError(f"{where} was trained with the guide {guide!r}: it needs an agent_factory to build "
@@ -169,8 +173,13 @@ class PPOAgent(Agent):
         self.actor = NumpyActor.from_model(self.model)
         self.frames = None
         if self.frame_stack > 1:
-            self.frames = FrameHistory(policy_observation_space(info, guided=self.guide is not None),
-                                       self.frame_stack)
+            frame_space = policy_observation_space(info, guided=self.guide is not None)
+            if self.derived:  # the frames hold the appended pieces too (padded with zeros, as in training)
+                derived_size = _derived_size(info, self.derived)
+                frame_space = spaces.Box(np.concatenate([frame_space.low, np.zeros(derived_size, np.float32)]),
+                                         np.concatenate([frame_space.high, np.full(derived_size, np.inf, np.float32)]),
+                                         dtype=np.float32)
+            self.frames = FrameHistory(frame_space, self.frame_stack)
 
     def reset(self) -> None:
         super().reset()

@@ -175,12 +175,16 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 
 def parse_env_args(pairs: list[str]) -> dict:
     """``key=value`` env options; values parsed as Python literals when they are one
-    (``3``, ``True``, ``None``), else kept as strings (``memory=none``)."""
+    (``3``, ``True``, ``None``; ``true`` and ``false`` too, as a shell user writes them),
+    else kept as strings (``memory=none``)."""
     kwargs = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"--env-arg expects KEY=VALUE, got {pair!r}")
+        if text in ("true", "false"):
+            kwargs[key] = text == "true"
+            continue
         try:
             kwargs[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
