@@ -346,7 +346,8 @@ def test_the_numpy_actor_matches_torch_on_played_positions(ruleset, variant):
 
     path = pretrained_model_path(ruleset, variant)
     model = load_model(path)
-    env = SingleSeatEnv(ruleset, "random_no_call", guide=model_metadata(path).get("guide"))
+    recorded = model_metadata(path)  # the training env's options: the input the network was made for
+    env = SingleSeatEnv(ruleset, "random_no_call", recorded.get("env_kwargs"), guide=recorded.get("guide"))
     assert _compare_numpy_actor_with_torch(model, _random_play_positions(env, 150, seed=1)) == 150
 
 
