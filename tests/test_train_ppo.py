@@ -156,10 +156,17 @@ def test_every_shipped_policy_loads_by_name_and_plays_its_ruleset(ruleset, varia
 @pytest.mark.parametrize("ruleset", shipped_rulesets())
 def test_the_shipped_policy_is_a_network_on_the_observation_alone(ruleset):
     """ppo:pretrained runs no agent inside it (no guide): what it plays comes from the
-    env's observation through the network, so the leak tests of the observation cover it."""
-    agent = make_agent("ppo:pretrained", ruleset_info(ruleset), np.random.default_rng(0))
+    env's observation through the network, so the leak tests of the observation cover it.
+    Its input may end with pieces its observer derives from the observation alone
+    (carte_v0's meld_hints, leak-checked as env pieces too), appended by the agent."""
+    from cardenv.agents.ppo import _derived_size
+
+    info = ruleset_info(ruleset)
+    agent = make_agent("ppo:pretrained", info, np.random.default_rng(0))
     assert agent.guide is None and agent.actor is not None
-    assert agent.model.observation_space.shape == (ruleset_info(ruleset).layout.size * agent.frame_stack,)
+    assert set(agent.derived) <= set(info.observer_class.derived_pieces.values())
+    expected = (info.layout.size + _derived_size(info, agent.derived)) * agent.frame_stack
+    assert agent.model.observation_space.shape == (expected,)
 
 
 @pytest.mark.parametrize("ruleset", shipped_rulesets())
