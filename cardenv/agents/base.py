@@ -154,11 +154,6 @@ class MixtureAgent(Agent):
         self.current = self.agents[int(self.rng.integers(len(self.agents)))]
         self.current.reset()
 
-    def reseed(self, seed: np.random.SeedSequence | int) -> None:
-        for agent in self.agents:
-            agent.reseed(seed)
-        super().reseed(seed)
-
     def act(self, observation, state, seat) -> int:
         return self.current.act(observation, state, seat)
 
