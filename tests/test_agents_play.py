@@ -8,7 +8,7 @@ import pytest
 from cardenv.agents import make_agent, make_raw_env, ruleset_info, rulesets
 from cardenv.eval.tournament import play_game
 
-FAST_AGENTS = ["random", "random_no_call", "heuristic", "heuristic_no_call"]
+FAST_AGENTS = ["random", "random_no_call", "heuristic", "heuristic_no_call", "heuristic_cautious"]
 
 
 def _play(ruleset: str, specs: list[str], seed: int, **env_kwargs):

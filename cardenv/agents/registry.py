@@ -54,6 +54,14 @@ def _make_heuristic_no_call(info, rng, argument):
     return NoCallAgent(_make_heuristic(info, rng, argument))
 
 
+def _make_heuristic_cautious(info, rng, argument):
+    agent = _make_heuristic(info, rng, argument)
+    for setting, value in agent.cautious_settings.items():
+        setattr(agent, setting, value)
+    agent.name = "heuristic_cautious"
+    return agent
+
+
 def _make_ismcts(info, rng, argument):
     from cardenv.agents.ismcts import ISMCTSAgent
 
@@ -84,11 +92,12 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "random_no_call": _make_random_no_call,
     "heuristic": _make_heuristic,
     "heuristic_no_call": _make_heuristic_no_call,
+    "heuristic_cautious": _make_heuristic_cautious,
     "ismcts": _make_ismcts,
     "ppo": _make_ppo,
     "rllib": _make_rllib,
 }
-AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
+AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
                "ppo:pretrained_guided, rllib:CHECKPOINT[#MODULE], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}

@@ -28,6 +28,9 @@ class CarteHeuristic(Agent):
     name = "heuristic"
     call_kinds = ("carte",)
     needs_recent_events = False  # it reads the hand, the melds and the piles
+    # ``heuristic_cautious`` is this player unchanged: saying carte is a declaration that
+    # only protects the sayer from being caught, not a gamble on the hands that could fail.
+    cautious_settings: dict[str, float] = {}
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
         super().__init__(info, rng)
