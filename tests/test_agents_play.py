@@ -92,6 +92,43 @@ def test_no_call_agents_decide_as_their_inner_agent_on_the_mask_without_calls():
     assert compared > 20
 
 
+@pytest.mark.parametrize("ruleset", rulesets())
+def test_heuristic_cautious_is_the_heuristic_with_a_stricter_call(ruleset):
+    """At every decision of the cautious heuristic (seat 0, against never-callers so that
+    its rounds last until it calls), a heuristic twin (same memory, same random numbers)
+    makes the same move, except that it may call where the cautious one does not; the
+    cautious one never calls where the heuristic does not. In carte_v0 (saying carte is
+    no gamble) it is the heuristic itself."""
+    info = ruleset_info(ruleset)
+    env = make_raw_env(ruleset)
+    calls = info.call_action_ids()
+    heuristic_calls = cautious_calls = 0
+    for seed in range(3):
+        table = [make_agent("heuristic_cautious", info, np.random.default_rng(seed))]
+        table += [make_agent("heuristic_no_call", info, np.random.default_rng(seed * 10 + seat))
+                  for seat in range(1, info.num_players)]
+        twin = make_agent("heuristic", info, np.random.default_rng(0))
+        env.reset(seed=seed)
+        state = env.game
+        while not state.is_terminal:
+            seat = state.current_player
+            observation = env.observe(env.possible_agents[seat])
+            if seat == 0:
+                twin.rng.bit_generator.state = table[0].rng.bit_generator.state
+                heuristic = twin.act(observation, state, seat)
+            action = table[seat].act(observation, state, seat)
+            if seat == 0:
+                heuristic_calls += heuristic in calls
+                cautious_calls += action in calls
+                if heuristic != action:
+                    assert heuristic in calls and action not in calls and ruleset != "carte_v0"
+            env.step(action)
+    if ruleset == "carte_v0":
+        assert cautious_calls == heuristic_calls > 0
+    else:
+        assert 0 < cautious_calls < heuristic_calls
+
+
 def test_agents_are_reproducible_from_their_seed():
     def actions(seed):
         info = ruleset_info("onefifty_v0")
