@@ -102,6 +102,10 @@ class KaboomConfig(RoundGameConfig):
     # Shown events since a player's previous decision, measured with heuristic players:
     # 99% of decisions see at most 6 with 4 players (0.8% more than 8; 8 players: 0.2%).
     recent_events: int = 8
+    # One observation piece derived from the observer's own shown cards and the top
+    # discard: which own slots would snap onto it (what the heuristic works out before
+    # it snaps); off by default, so the default observation stays the plain facts.
+    snap_hints: bool = False
 
 
 @dataclass(frozen=True)
