@@ -145,6 +145,61 @@ def test_k19_elimination_takes_an_agent_out_mid_episode(reward_mode, eliminated_
         assert list(totals.values()) == pytest.approx(expected)
 
 
+def test_snap_hints_name_the_own_shown_cards_that_snap_onto_the_top_discard():
+    """``snap_hints=True`` appends one piece: own slots whose shown card has the top
+    discard's rank and the opposite colour (K-11). Slots 2 and 3 are peeked at the start:
+    9S would snap onto 9D, 9H (same colour) would not, and the unseen 9C in slot 0 is no hint."""
+    env = kaboom_v0.raw_env(num_players=2, snap_hints=True)
+    plain = kaboom_v0.raw_env(num_players=2)
+    options = {"hands": [["9C", "3H", "9S", "9H"], ["7H", "8C", "5C", "10C"]], "draw_pile": ["9D"], "starter": 1}
+    for e in (env, plain):
+        e.reset(seed=3, options=options)
+        for name in ("draw", "discard drawn", "decline power"):
+            e.step(e.action_from_name(name))
+    vector = env.observe("player_0")["observation"]
+    pieces = env.observation_pieces(vector)
+    assert list(env.layout.pieces)[-1] == "snap_hint" and env.layout.size == plain.layout.size + env.config.max_hand_slots
+    assert pieces["window_open"][0] == 1
+    assert pieces["snap_hint"].tolist()[:4] == [0, 0, 1, 0] and not pieces["snap_hint"][4:].any()
+    assert np.array_equal(vector[: plain.layout.size], plain.observe("player_0")["observation"])
+
+
+def test_snap_hints_agree_with_the_rules_and_with_the_observation_without_them():
+    """Against the engine (K-11's ``snaps_onto`` on the cards the observer is shown) and
+    against ``snap_hints_of`` worked out from the plain observation (what a policy trained
+    with the hints appends in an env without them), at every step of heuristic games, for
+    every seat."""
+    from cardenv.agents.registry import make_agent, ruleset_info
+    from cardenv.games.kaboom.observation import snap_hints_of
+    from cardenv.games.kaboom.rules import snaps_onto
+
+    env, plain = kaboom_v0.raw_env(snap_hints=True), kaboom_v0.raw_env()
+    info = ruleset_info("kaboom_v0")
+    agents = [make_agent("heuristic", info, np.random.default_rng(seat)) for seat in range(4)]
+    hints_seen = 0
+    env.reset(seed=1)
+    plain.reset(seed=1)
+    state = env.game
+    while not state.is_terminal and state.round_index < 2:
+        table = state.table
+        top = table.discard_pile[-1] if table.discard_pile else None
+        for seat, agent in enumerate(env.possible_agents):
+            vector, plain_vector = env.observe(agent)["observation"], plain.observe(agent)["observation"]
+            hints = vector[plain.layout.size:]
+            assert np.array_equal(hints, snap_hints_of(plain.layout, plain_vector))
+            shown = env.observation_pieces(vector)["slot_known"][0]
+            for slot, card in enumerate(table.hands[seat]):
+                snaps = (card >= 0 and top is not None and shown[slot] == 1
+                         and snaps_onto(int(table.card_types[card]), int(table.card_types[top])))
+                assert hints[slot] == snaps
+            hints_seen += int(hints.sum())
+        seat = state.current_player
+        action = agents[seat].act(plain.observe(plain.possible_agents[seat]), plain.game, seat)
+        env.step(action)
+        plain.step(action)
+    assert hints_seen > 10
+
+
 def test_memory_none_shows_only_fresh_reveals():
     env = kaboom_v0.raw_env(num_players=2, memory="none")
     env.reset(seed=0, options={"hands": [["7S", "2H", "3H", "4H"], ["7H", "8C", "9C", "10C"]],

@@ -123,6 +123,14 @@ def test_no_leak_between_pairs_of_games_with_carte_meld_hints(memory):
     assert_compared_enough("carte_v0", 4, stats)
 
 
+@pytest.mark.parametrize("memory", ["perfect", "none"])
+def test_no_leak_between_pairs_of_games_with_kaboom_snap_hints(memory):
+    """kaboom_v0's ``snap_hint`` piece is derived from the observer's shown cards and the
+    top discard: the pairs must not tell them apart either."""
+    stats = every_seat("kaboom_v0", 4, memory, seed=7, snap_hints=True)
+    assert_compared_enough("kaboom_v0", 4, stats)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset, num_players",
                          [("cut_v0", 2)] + [(ruleset, n) for ruleset in sorted(RULESETS) for n in (4, 5, 6)])
@@ -364,6 +372,29 @@ def test_planted_leak_meld_hints_from_the_next_hand_are_caught(monkeypatch):
     with pytest.raises(AssertionError, match="LEAK") as caught:
         every_seat("carte_v0", 4, "perfect", seed=7, meld_hints=True)
     assert "hand_in_meld" in str(caught.value) or "hand_near_meld" in str(caught.value)
+
+
+def test_planted_leak_snap_hints_of_unseen_cards_are_caught(monkeypatch):
+    """The snap_hint piece worked out from the observer's real cards, seen or not."""
+    from cardenv.games.kaboom.observation import KaboomObserver
+    from cardenv.games.kaboom.rules import snaps_onto
+
+    write = KaboomObserver.write
+
+    def hints_of_every_own_card(self, state, observer, out=None, recent_events=True):
+        vector = write(self, state, observer, out, recent_events)
+        table = state.table
+        if table.discard_pile:
+            top = int(table.card_types[table.discard_pile[-1]])
+            start = self.layout.pieces["snap_hint"].start
+            for slot, card in enumerate(table.hands[observer]):
+                vector[start + slot] = float(card >= 0 and snaps_onto(int(table.card_types[card]), top))
+        return vector
+
+    monkeypatch.setattr(KaboomObserver, "write", hints_of_every_own_card)
+    with pytest.raises(AssertionError, match="LEAK") as caught:
+        every_seat("kaboom_v0", 4, "perfect", seed=7, snap_hints=True)
+    assert "snap_hint" in str(caught.value)
 
 
 @pytest.mark.parametrize("memory", ["perfect", "none"])
