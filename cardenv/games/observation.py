@@ -266,6 +266,23 @@ def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarr
     return sums_of
 
 
+def shown_slots_matching_the_top_discard(layout: ObservationLayout, vector: np.ndarray,
+                                         opposite_colour: bool = False) -> np.ndarray:
+    """Seat × slot (seat-relative rows): 1 where an observation of ``layout`` shows the
+    slot's card and it has the top discard's rank (and, with ``opposite_colour``, the
+    other colour). Worked out from the observation's own pieces alone: the matching
+    hints of the slot rulesets (cut_v0's ``match_hints``, kaboom_v0's ``snap_hints``)."""
+    known = layout.view(vector, "slot_known") > 0.5
+    hints = np.zeros(known.shape, dtype=np.float32)
+    if layout.view(vector, "top_discard_present")[0] < 0.5:
+        return hints
+    matching = known & (layout.view(vector, "slot_rank") @ layout.view(vector, "top_discard_rank") > 0.5)
+    if opposite_colour:
+        matching &= (layout.view(vector, "slot_red") > 0.5) != (layout.view(vector, "top_discard_red")[0] > 0.5)
+    hints[matching] = 1.0
+    return hints
+
+
 class TableObserver(Observer):
     """Writes one configuration's observations: the card, turn and event pieces by
     compiled loops from tables made once, the ruleset's few entries through a memoryview
@@ -422,7 +439,17 @@ class TableObserver(Observer):
         layout.add("accounted", self.num_types,
                    "per card type (AS, AH, AD, AC, 2S, … KC): copies the observer can account for / copies in the deck")
         self._add_event_pieces(layout)
+        self._add_derived_pieces(layout)
         return layout
+
+    def _add_derived_pieces(self, layout: ObservationLayout) -> None:
+        """The pieces of the options in ``derived_pieces`` that are on, last (a policy
+        trained with them appends them to an observation without them); ``write`` fills
+        them by ``_fill_derived_pieces``."""
+
+    def _fill_derived_pieces(self, vector: np.ndarray) -> None:
+        """Write the pieces of ``_add_derived_pieces`` into ``vector``, an observation whose
+        other pieces are written."""
 
     def _add_turn_pieces(self, layout: ObservationLayout) -> None:
         n = self.config.num_players
@@ -534,6 +561,7 @@ class TableObserver(Observer):
             len(discards), scores, state.event_records, self._event_tables[observer], self._face_sums,
             knowledge.decided_at.item(observer), self._memory_none, recent_events)
         self._fill_ruleset_pieces(state, observer, flat, self._starts)
+        self._fill_derived_pieces(buffer)
         return buffer.copy() if out is None else out
 
     def _keep_flat(self, out: np.ndarray) -> tuple[np.ndarray, memoryview]:

@@ -10,14 +10,26 @@ from this layout.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
+
+import numpy as np
 
 from cardenv.core.cards import NUM_STANDARD_RANKS, standard_deck
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.cut.rules import CALLER_PENALTY, POINTS, CutConfig, CutState, Phase
-from cardenv.games.observation import TableObserver
+from cardenv.games.observation import TableObserver, shown_slots_matching_the_top_discard
+
+
+def match_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:
+    """The ``match_hints`` piece worked out from an observation of ``layout`` (with or
+    without it): seat × slot, 1 where the observation shows a card of the top discard's
+    rank (C-08: an own match or a call-out would be right), flat. A policy trained with
+    ``match_hints=True`` plays an env without them by appending these."""
+    return shown_slots_matching_the_top_discard(layout, vector).ravel()
 
 
 class CutObserver(TableObserver):
+    derived_pieces = MappingProxyType({"match_hints": match_hints_of})
     points = POINTS
     phases = Phase
     state_class = CutState
@@ -26,6 +38,16 @@ class CutObserver(TableObserver):
 
     def max_round_points(self) -> int:
         return super().max_round_points() + CALLER_PENALTY  # C-16
+
+    def _add_derived_pieces(self, layout: ObservationLayout) -> None:
+        if self.config.match_hints:
+            layout.add("match_hint", (self.config.num_players, self.config.max_hand_slots),
+                       "seat × slot: 1 if the observation shows the card and it has the top discard's rank (an "
+                       "own match or a call-out would be right, C-08); worked out from the pieces above")
+
+    def _fill_derived_pieces(self, vector: np.ndarray) -> None:
+        if self.config.match_hints:
+            vector[self.layout.pieces["match_hint"].start:] = match_hints_of(self.layout, vector)
 
     def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         n, s = self.config.num_players, self.config.max_hand_slots

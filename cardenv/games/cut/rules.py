@@ -95,6 +95,11 @@ class CutConfig(RoundGameConfig):
     # Shown events since a player's previous decision, measured with heuristic players:
     # at most 8 with 4 players (6 players: 12); windows make everyone decide often.
     recent_events: int = 8
+    # One observation piece derived from the cards the observer is shown and the top
+    # discard: which slots, own or another player's, hold a card of its rank (what the
+    # heuristic works out before it matches or calls out); off by default, so the default
+    # observation stays the plain facts.
+    match_hints: bool = False
 
 
 @lru_cache(maxsize=None)

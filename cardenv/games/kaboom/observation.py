@@ -20,7 +20,7 @@ import numpy as np
 from cardenv.core.cards import deck_with_jokers
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.kaboom.rules import CALL_BONUS, POINTS, KaboomConfig, KaboomState, Phase
-from cardenv.games.observation import TableObserver
+from cardenv.games.observation import TableObserver, shown_slots_matching_the_top_discard
 
 
 def snap_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:
@@ -28,14 +28,7 @@ def snap_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:
     without it): 1 for each own slot whose card the observation shows and which would
     snap onto the top discard (K-11: same rank, opposite colour). A policy trained with
     ``snap_hints=True`` plays an env without them by appending these."""
-    hints = np.zeros(layout.pieces["slot_known"].shape[1], dtype=np.float32)
-    if layout.view(vector, "top_discard_present")[0] < 0.5:
-        return hints
-    known = layout.view(vector, "slot_known")[0] > 0.5
-    same_rank = layout.view(vector, "slot_rank")[0] @ layout.view(vector, "top_discard_rank") > 0.5
-    opposite_colour = (layout.view(vector, "slot_red")[0] > 0.5) != (layout.view(vector, "top_discard_red")[0] > 0.5)
-    hints[known & same_rank & opposite_colour] = 1.0
-    return hints
+    return shown_slots_matching_the_top_discard(layout, vector, opposite_colour=True)[0]
 
 
 class KaboomObserver(TableObserver):
@@ -60,21 +53,15 @@ class KaboomObserver(TableObserver):
         lowest_round = 2 * self.min_card_points - CALL_BONUS
         return lowest_round * config.max_rounds / config.target_score
 
-    def _build_layout(self) -> ObservationLayout:
-        layout = super()._build_layout()
+    def _add_derived_pieces(self, layout: ObservationLayout) -> None:
         if self.config.snap_hints:
-            # Last, so that a policy trained with it can append it to an observation without it.
             layout.add("snap_hint", self.config.max_hand_slots,
                        "own slot: 1 if the observation shows its card and the card would snap onto the top "
                        "discard (same rank, opposite colour: K-11); worked out from the pieces above")
-        return layout
 
-    def write(self, state: KaboomState, observer: int, out: np.ndarray | None = None,
-              recent_events: bool = True) -> np.ndarray:
-        vector = super().write(state, observer, out, recent_events)
+    def _fill_derived_pieces(self, vector: np.ndarray) -> None:
         if self.config.snap_hints:
             vector[self.layout.pieces["snap_hint"].start:] = snap_hints_of(self.layout, vector)
-        return vector
 
     def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         n, s = self.config.num_players, self.config.max_hand_slots
