@@ -124,11 +124,13 @@ def test_no_leak_between_pairs_of_games_with_carte_meld_hints(memory):
 
 
 @pytest.mark.parametrize("memory", ["perfect", "none"])
-def test_no_leak_between_pairs_of_games_with_kaboom_snap_hints(memory):
-    """kaboom_v0's ``snap_hint`` piece is derived from the observer's shown cards and the
-    top discard: the pairs must not tell them apart either."""
-    stats = every_seat("kaboom_v0", 4, memory, seed=7, snap_hints=True)
-    assert_compared_enough("kaboom_v0", 4, stats)
+@pytest.mark.parametrize("ruleset, option", [("kaboom_v0", "snap_hints"), ("cut_v0", "match_hints")])
+def test_no_leak_between_pairs_of_games_with_matching_hints(ruleset, option, memory):
+    """kaboom_v0's ``snap_hint`` and cut_v0's ``match_hint`` pieces are derived from the
+    cards the observer is shown and the top discard: the pairs must not tell them apart
+    either."""
+    stats = every_seat(ruleset, 4, memory, seed=7, **{option: True})
+    assert_compared_enough(ruleset, 4, stats)
 
 
 @pytest.mark.slow
@@ -374,27 +376,28 @@ def test_planted_leak_meld_hints_from_the_next_hand_are_caught(monkeypatch):
     assert "hand_in_meld" in str(caught.value) or "hand_near_meld" in str(caught.value)
 
 
-def test_planted_leak_snap_hints_of_unseen_cards_are_caught(monkeypatch):
-    """The snap_hint piece worked out from the observer's real cards, seen or not."""
-    from cardenv.games.kaboom.observation import KaboomObserver
-    from cardenv.games.kaboom.rules import snaps_onto
-
-    write = KaboomObserver.write
+@pytest.mark.parametrize("ruleset, option, piece", [("kaboom_v0", "snap_hints", "snap_hint"),
+                                                    ("cut_v0", "match_hints", "match_hint")])
+def test_planted_leak_matching_hints_of_unseen_cards_are_caught(monkeypatch, ruleset, option, piece):
+    """The own row of the hint piece worked out from the observer's real cards, seen or
+    not (same rank as the top discard)."""
+    cls = RULESETS[ruleset][2]
+    write = cls.write
 
     def hints_of_every_own_card(self, state, observer, out=None, recent_events=True):
         vector = write(self, state, observer, out, recent_events)
         table = state.table
         if table.discard_pile:
-            top = int(table.card_types[table.discard_pile[-1]])
-            start = self.layout.pieces["snap_hint"].start
+            top_rank = int(table.card_types[table.discard_pile[-1]]) >> 2
+            start = self.layout.pieces[piece].start
             for slot, card in enumerate(table.hands[observer]):
-                vector[start + slot] = float(card >= 0 and snaps_onto(int(table.card_types[card]), top))
+                vector[start + slot] = float(card >= 0 and int(table.card_types[card]) >> 2 == top_rank)
         return vector
 
-    monkeypatch.setattr(KaboomObserver, "write", hints_of_every_own_card)
+    monkeypatch.setattr(cls, "write", hints_of_every_own_card)
     with pytest.raises(AssertionError, match="LEAK") as caught:
-        every_seat("kaboom_v0", 4, "perfect", seed=7, snap_hints=True)
-    assert "snap_hint" in str(caught.value)
+        every_seat(ruleset, 4, "perfect", seed=7, **{option: True})
+    assert piece in str(caught.value)
 
 
 @pytest.mark.parametrize("memory", ["perfect", "none"])
