@@ -355,6 +355,10 @@ def test_the_numpy_actor_matches_torch_on_played_positions(ruleset, variant):
     model = load_model(path)
     recorded = model_metadata(path)  # the training env's options: the input the network was made for
     env = SingleSeatEnv(ruleset, "random_no_call", recorded.get("env_kwargs"), guide=recorded.get("guide"))
+    if recorded.get("frame_stack", 1) > 1:
+        from cardenv.adapters.frame_stack import SingleSeatFrameStack
+
+        env = SingleSeatFrameStack(env, recorded["frame_stack"])
     assert _compare_numpy_actor_with_torch(model, _random_play_positions(env, 150, seed=1)) == 150
 
 

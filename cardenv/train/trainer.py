@@ -277,7 +277,13 @@ def shipped_policy_for(config: TrainConfig) -> str | None:
     if config.ruleset not in shipped_rulesets():
         return None
     shipped_on = (model_metadata(pretrained_model_path(config.ruleset)) or {}).get("env_kwargs") or {}
-    if ruleset_info(config.ruleset, **shipped_on).config != ruleset_info(config.ruleset, **config.env_kwargs).config:
+    # Options that only append derived pieces do not matter: the policy appends them itself.
+    derived = ruleset_info(config.ruleset).observer_class.derived_pieces
+
+    def played_on(env_kwargs: dict):
+        return ruleset_info(config.ruleset, **{k: v for k, v in env_kwargs.items() if k not in derived}).config
+
+    if played_on(shipped_on) != played_on(config.env_kwargs):
         return None
     return f"ppo:{PRETRAINED}"
 
