@@ -30,8 +30,8 @@ class TrainConfig:
     ruleset: str = _option("onefifty_v0", "the ruleset to train on", positional=True)
     opponent: str = _option(
         "random_no_call",
-        "who plays the other seats: one agent spec for all (random, random_no_call, heuristic, heuristic_no_call, ismcts[:N], "
-        "ppo:MODEL.zip, or selfplay: a pool of frozen snapshots of the learner), or one spec per other seat "
+        "who plays the other seats: one agent spec for all (random, random_no_call, heuristic, heuristic_no_call, "
+        "heuristic_cautious, ismcts[:N], ppo:MODEL.zip, or selfplay: a pool of frozen snapshots of the learner), or one spec per other seat "
         "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay); specs joined by | are drawn "
         "anew every game (heuristic|heuristic_no_call|selfplay)")
     total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for")
