@@ -24,7 +24,8 @@ RULESETS = ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0")
 
 # ruleset -> {block name: the options whose extra observation pieces it tabulates}
 OPTION_PIECE_BLOCKS = {"carte_v0": {"meld-hints": {"meld_hints": True}}, "kaboom_v0": {"snap-hints": {"snap_hints": True}},
-                       "cut_v0": {"match-hints": {"match_hints": True}}}
+                       "cut_v0": {"match-hints": {"match_hints": True}},
+                       "onefifty_v0": {"match-hints": {"match_hints": True}}}
 
 
 def generated_blocks(ruleset: str) -> dict[str, str]:

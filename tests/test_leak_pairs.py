@@ -124,11 +124,12 @@ def test_no_leak_between_pairs_of_games_with_carte_meld_hints(memory):
 
 
 @pytest.mark.parametrize("memory", ["perfect", "none"])
-@pytest.mark.parametrize("ruleset, option", [("kaboom_v0", "snap_hints"), ("cut_v0", "match_hints")])
+@pytest.mark.parametrize("ruleset, option", [("onefifty_v0", "match_hints"), ("kaboom_v0", "snap_hints"),
+                                             ("cut_v0", "match_hints")])
 def test_no_leak_between_pairs_of_games_with_matching_hints(ruleset, option, memory):
-    """kaboom_v0's ``snap_hint`` and cut_v0's ``match_hint`` pieces are derived from the
-    cards the observer is shown and the top discard: the pairs must not tell them apart
-    either."""
+    """The matching hints (kaboom_v0's ``snap_hint``, onefifty_v0's and cut_v0's
+    ``match_hint``) are derived from the cards the observer is shown and the top discard:
+    the pairs must not tell them apart either."""
     stats = every_seat(ruleset, 4, memory, seed=7, **{option: True})
     assert_compared_enough(ruleset, 4, stats)
 
@@ -376,7 +377,8 @@ def test_planted_leak_meld_hints_from_the_next_hand_are_caught(monkeypatch):
     assert "hand_in_meld" in str(caught.value) or "hand_near_meld" in str(caught.value)
 
 
-@pytest.mark.parametrize("ruleset, option, piece", [("kaboom_v0", "snap_hints", "snap_hint"),
+@pytest.mark.parametrize("ruleset, option, piece", [("onefifty_v0", "match_hints", "match_hint"),
+                                                    ("kaboom_v0", "snap_hints", "snap_hint"),
                                                     ("cut_v0", "match_hints", "match_hint")])
 def test_planted_leak_matching_hints_of_unseen_cards_are_caught(monkeypatch, ruleset, option, piece):
     """The own row of the hint piece worked out from the observer's real cards, seen or

@@ -8,10 +8,13 @@ docs/onefifty.md's table is generated from this layout.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
+
+import numpy as np
 
 from cardenv.core.cards import standard_deck
 from cardenv.core.observation import ObservationLayout
-from cardenv.games.observation import TableObserver
+from cardenv.games.observation import TableObserver, shown_slots_matching_the_top_discard
 from cardenv.games.onefifty.rules import POINTS, OneFiftyConfig, OneFiftyState, Phase
 
 
@@ -19,7 +22,16 @@ MAX_CARD_POINTS = int(POINTS.max())
 """The scale of the ``*_points`` pieces: a piece's value × MAX_CARD_POINTS is the points."""
 
 
+def match_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:
+    """The ``match_hints`` piece worked out from an observation of ``layout`` (with or
+    without it): 1 for each own slot whose card the observation shows and has the top
+    discard's rank (O-03, O-07: a Match of it would be right). A policy trained with
+    ``match_hints=True`` plays an env without them by appending these."""
+    return shown_slots_matching_the_top_discard(layout, vector)[0]
+
+
 class OneFiftyObserver(TableObserver):
+    derived_pieces = MappingProxyType({"match_hints": match_hints_of})
     points = POINTS
     phases = Phase
     state_class = OneFiftyState
@@ -28,6 +40,16 @@ class OneFiftyObserver(TableObserver):
 
     def max_round_points(self) -> int:
         return 2 * super().max_round_points()  # a failed caller adds double (O-19)
+
+    def _add_derived_pieces(self, layout: ObservationLayout) -> None:
+        if self.config.match_hints:
+            layout.add("match_hint", self.config.max_hand_slots,
+                       "own slot: 1 if the observation shows its card and the card has the top discard's rank (a "
+                       "Match of it would be right, O-07); worked out from the pieces above")
+
+    def _fill_derived_pieces(self, vector: np.ndarray) -> None:
+        if self.config.match_hints:
+            vector[self.layout.pieces["match_hint"].start:] = match_hints_of(self.layout, vector)
 
     def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         s = self.config.max_hand_slots

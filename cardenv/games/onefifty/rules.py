@@ -58,6 +58,10 @@ class OneFiftyConfig(RoundGameConfig):
     # Shown events since a player's previous decision, measured with heuristic players:
     # 99% of decisions see at most 12 with 4 players (3: 10, 6: 17); older ones drop out first.
     recent_events: int = 12
+    # One observation piece derived from the observer's own shown cards and the top
+    # discard: which own slots hold a card of its rank (what the heuristic works out
+    # before it matches); off by default, so the default observation stays the plain facts.
+    match_hints: bool = False
 
     @classmethod
     def option_checks(cls):
