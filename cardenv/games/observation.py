@@ -314,6 +314,8 @@ class TableObserver(Observer):
         self.shown_event_kinds = tuple(k for k in self.state_class.event_kinds if k not in implied)
         self.kind_index = {kind: i for i, kind in enumerate(self.shown_event_kinds)}  # event_kind's columns
         self.layout = self._build_layout()
+        self._derived_on = [(option, derive) for option, derive in self.derived_pieces.items()
+                            if getattr(config, option)]
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
         pieces = self.layout.pieces
@@ -443,13 +445,18 @@ class TableObserver(Observer):
         return layout
 
     def _add_derived_pieces(self, layout: ObservationLayout) -> None:
-        """The pieces of the options in ``derived_pieces`` that are on, last (a policy
-        trained with them appends them to an observation without them); ``write`` fills
-        them by ``_fill_derived_pieces``."""
+        """The pieces of the options in ``derived_pieces`` that are on, last and in that
+        order (a policy trained with them appends them to an observation without them);
+        ``write`` fills them from the rest of the observation."""
 
     def _fill_derived_pieces(self, vector: np.ndarray) -> None:
-        """Write the pieces of ``_add_derived_pieces`` into ``vector``, an observation whose
-        other pieces are written."""
+        """Write the pieces of the options in ``derived_pieces`` that are on into
+        ``vector``, an observation whose other pieces are written."""
+        end = self.size
+        for _, derive in reversed(self._derived_on):
+            values = derive(self.layout, vector)
+            vector[end - len(values) : end] = values
+            end -= len(values)
 
     def _add_turn_pieces(self, layout: ObservationLayout) -> None:
         n = self.config.num_players
@@ -561,7 +568,8 @@ class TableObserver(Observer):
             len(discards), scores, state.event_records, self._event_tables[observer], self._face_sums,
             knowledge.decided_at.item(observer), self._memory_none, recent_events)
         self._fill_ruleset_pieces(state, observer, flat, self._starts)
-        self._fill_derived_pieces(buffer)
+        if self._derived_on:
+            self._fill_derived_pieces(buffer)
         return buffer.copy() if out is None else out
 
     def _keep_flat(self, out: np.ndarray) -> tuple[np.ndarray, memoryview]:

@@ -45,10 +45,6 @@ class CutObserver(TableObserver):
                        "seat × slot: 1 if the observation shows the card and it has the top discard's rank (an "
                        "own match or a call-out would be right, C-08); worked out from the pieces above")
 
-    def _fill_derived_pieces(self, vector: np.ndarray) -> None:
-        if self.config.match_hints:
-            vector[self.layout.pieces["match_hint"].start:] = match_hints_of(self.layout, vector)
-
     def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         n, s = self.config.num_players, self.config.max_hand_slots
         layout.add("turn_player", n, "seat whose turn it is, one-hot (differs from current_player in windows)")

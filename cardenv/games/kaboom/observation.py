@@ -59,10 +59,6 @@ class KaboomObserver(TableObserver):
                        "own slot: 1 if the observation shows its card and the card would snap onto the top "
                        "discard (same rank, opposite colour: K-11); worked out from the pieces above")
 
-    def _fill_derived_pieces(self, vector: np.ndarray) -> None:
-        if self.config.snap_hints:
-            vector[self.layout.pieces["snap_hint"].start:] = snap_hints_of(self.layout, vector)
-
     def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         n, s = self.config.num_players, self.config.max_hand_slots
         layout.add("turn_player", n, "seat whose turn it is, one-hot (differs from current_player in windows)")

@@ -47,10 +47,6 @@ class OneFiftyObserver(TableObserver):
                        "own slot: 1 if the observation shows its card and the card has the top discard's rank (a "
                        "Match of it would be right, O-07); worked out from the pieces above")
 
-    def _fill_derived_pieces(self, vector: np.ndarray) -> None:
-        if self.config.match_hints:
-            vector[self.layout.pieces["match_hint"].start:] = match_hints_of(self.layout, vector)
-
     def _add_ruleset_pieces(self, layout: ObservationLayout, omniscient: bool) -> None:
         s = self.config.max_hand_slots
         whose = "the acting player's" if omniscient else "own"
