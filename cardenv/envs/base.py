@@ -243,17 +243,13 @@ class CardGameEnv(AECEnv):
         action = self.action_id_of(action)
         self._cumulative_rewards[agent] = 0.0
         rounds_before = len(state.round_results)
-        # The seats dealt into this round: those still in before the step (a seat the
-        # round's end eliminates took part in it).
-        in_round = [p for p, out in enumerate(state.eliminated) if not out] if self.reward_mode == "relative" else ()
+        in_round = self.seats_in_round()
         state.apply(action)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if len(state.round_results) > rounds_before and self.reward_mode != "outcome":
-            added = state.round_results[-1].points_added
-            if self.reward_mode == "relative":
-                added = [-p for p in points_relative_to_table(added, in_round)]
+            seat_rewards = self.round_end_rewards(state.round_results[-1].points_added, in_round)
             for a in self.agents:
-                self.rewards[a] = -self.reward_scale * added[self.agent_name_mapping[a]]
+                self.rewards[a] = seat_rewards[self.agent_name_mapping[a]]
         if state.is_terminal:
             # Seats that left earlier and stayed in ``agents`` had their outcome as they
             # left; they are done with everyone, and truncated with everyone when the game
@@ -263,7 +259,7 @@ class CardGameEnv(AECEnv):
                 winners = set(state.winners())
                 for a in self.agents:
                     if a not in self._agents_out:
-                        self.rewards[a] = 1.0 if self.agent_name_mapping[a] in winners else -1.0
+                        self.rewards[a] = self.outcome_reward(self.agent_name_mapping[a] in winners)
             done = self.truncations if state.is_truncated else self.terminations
             for a in self.agents:
                 done[a] = True
@@ -273,6 +269,28 @@ class CardGameEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    # --- the reward rules, which the single-seat view applies too ---------------------
+    def seats_in_round(self) -> list[int] | tuple[()]:
+        """Read before a step: the seats dealt into the round, which ``"relative"``
+        rewards compare (those still in before the step: a seat that the round's end
+        eliminates took part in it); empty in the other modes, which do not need them."""
+        if self.reward_mode != "relative":
+            return ()
+        return [p for p, out in enumerate(self.game.eliminated) if not out]
+
+    def round_end_rewards(self, points_added: tuple[int, ...], in_round: list[int] | tuple[()]) -> list[float]:
+        """Every seat's reward for a round that ended with ``points_added``, in the
+        ``"points"`` and ``"relative"`` modes (``in_round`` from :meth:`seats_in_round`)."""
+        added = points_added
+        if self.reward_mode == "relative":
+            added = [-p for p in points_relative_to_table(added, in_round)]
+        return [-self.reward_scale * a for a in added]
+
+    @staticmethod
+    def outcome_reward(won: bool) -> float:
+        """A seat's ``"outcome"`` reward at the game's end (or as it leaves the game, lost)."""
+        return 1.0 if won else -1.0
 
     def _agents_leave(self) -> None:
         """Agents whose seats left the game while it goes on get their -1 now in
@@ -290,7 +308,7 @@ class CardGameEnv(AECEnv):
         self._agents_out.update(leaving)
         if self.reward_mode == "outcome":
             for a in leaving:
-                self.rewards[a] = -1.0
+                self.rewards[a] = self.outcome_reward(False)
         if self.eliminated_agents == "remove":
             for a in leaving:
                 self.terminations[a] = True

@@ -25,6 +25,13 @@ unmasked code (gymnasium's ``check_env``) run.
 With ``guide`` (an agent spec such as ``"heuristic"``, built by ``agent_factory`` like the
 opponents) the learner's observation ends with the one-hot of the action that agent
 would take (:mod:`cardenv.agents.guide`).
+
+The view drives the rules engine (``env.game``) itself, every seat's moves, and pays the
+learner by the raw env's reward rules (:meth:`CardGameEnv.round_end_rewards` and
+:meth:`CardGameEnv.outcome_reward`): the raw env ``env`` deals (``reset``) and builds
+observations, and its AEC bookkeeping (``agent_selection``, ``rewards``, ...) stays as
+its ``reset`` left it (the AEC loop's bookkeeping, at every move of every seat, was a
+large share of the view's time).
 """
 
 from __future__ import annotations
@@ -120,9 +127,7 @@ class SingleSeatEnv(gym.Env):
             self._ended_by_illegal_action = True
             info = {"learner_seat": self.learner_seat, "illegal_action": action}
             return self._observation(), self.illegal_reward, True, False, info
-        learner = self.env.possible_agents[self.learner_seat]
-        self.env.step(action)
-        reward = float(self.env.rewards[learner]) + self._pending_reward
+        reward = self._advance(action) + self._pending_reward
         self._pending_reward = 0.0
         reward += self._play_others()
         # A learner eliminated while the game goes on has lost: its episode ends there.
@@ -169,21 +174,32 @@ class SingleSeatEnv(gym.Env):
 
     def _play_others(self) -> float:
         """Let the other seats act until the learner is to act, has left the game or the
-        game is over; return the learner's rewards from those steps. With
-        ``eliminated_agents="remove"``, agents of seats that left the game take their one
-        None step (PettingZoo's dead-step protocol)."""
-        env, state = self.env, self.env.game
-        learner = env.possible_agents[self.learner_seat]
+        game is over; return the learner's rewards from those steps."""
+        env, state, learner = self.env, self.env.game, self.learner_seat
+        agents_by_seat = self._agents_by_seat
         reward = 0.0
-        env.step_done_agents()
-        while (not state.is_terminal and state.current_player != self.learner_seat
-               and not state.eliminated[self.learner_seat]):
+        while not state.is_terminal and state.current_player != learner and not state.eliminated[learner]:
             seat = state.current_player
-            agent = self._agents_by_seat[seat]
-            env.step(agent.act(observation_for(agent, env, seat), state, seat))
-            reward += float(env.rewards[learner])
-            env.step_done_agents()
+            agent = agents_by_seat[seat]
+            reward += self._advance(agent.act(observation_for(agent, env, seat), state, seat))
         return reward
+
+    def _advance(self, action: int) -> float:
+        """Apply the action of the seat to act to the engine and return the learner's
+        reward for that step, by the raw env's reward rules (what its ``step`` pays the
+        learner's agent: the view drives the engine itself, see the module's docs)."""
+        env, state, learner = self.env, self.env.game, self.learner_seat
+        rounds_before = len(state.round_results)
+        in_round = env.seats_in_round()
+        state.apply(action)
+        if env.reward_mode == "outcome":
+            # The learner is still in the game before this step (its episode ends as it leaves).
+            if state.is_terminal:
+                return env.outcome_reward(learner in state.winners())
+            return env.outcome_reward(False) if state.eliminated[learner] else 0.0
+        if len(state.round_results) > rounds_before:
+            return float(env.round_end_rewards(state.round_results[-1].points_added, in_round)[learner])
+        return 0.0
 
     def _observation(self) -> np.ndarray:
         observation = self.env.observe(self.env.possible_agents[self.learner_seat])
