@@ -108,7 +108,8 @@ class NoCallAgent(Agent):
         self.name = f"{inner.name}_no_call"
         self.needs_observation_vector = inner.needs_observation_vector
         self.needs_recent_events = inner.needs_recent_events
-        self._call_ids = inner.info.call_action_ids()
+        self._allowed = np.ones(len(inner.info.action_table), dtype=np.int8)  # every action but the calls
+        self._allowed[inner.info.call_action_ids()] = 0
 
     def reset(self) -> None:
         self.inner.reset()
@@ -118,9 +119,8 @@ class NoCallAgent(Agent):
 
     def act(self, observation, state, seat) -> int:
         mask = observation["action_mask"]
-        without_call = mask.copy()
-        without_call[self._call_ids] = 0
-        if not without_call.any():  # only calling is legal (no ruleset does this today): call
+        without_call = mask & self._allowed
+        if not allows_any(without_call):  # only calling is legal (no ruleset does this today): call
             return self.inner.act(observation, state, seat)
         return self.inner.act({**observation, "action_mask": without_call}, state, seat)
 
@@ -175,8 +175,14 @@ more names. An agent made of other agents (a search's prior, a policy's guide) i
 one by whoever builds it."""
 
 
+def allows_any(mask: np.ndarray) -> bool:
+    """Whether an action mask (int8 0/1 or bool, one dimension) allows any action: its
+    bytes searched for a 1, a tenth of the cost of ``mask.any()`` on masks this small."""
+    return b"\x01" in mask.tobytes()
+
+
 def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> int:
-    legal = np.flatnonzero(mask)
+    legal = mask.nonzero()[0]
     if len(legal) == 0:
         raise ValueError("no legal action to choose from")
     return int(legal[rng.integers(len(legal))])
