@@ -126,3 +126,15 @@ def test_worst_slot_matches_its_numpy_form():
         own_values[rng.random(slots) < 0.3] = np.nan
         known = rng.random((4, slots)) < 0.5
         assert OneFiftyHeuristic._worst_slot(own_values, known) == numpy_worst_slot(own_values, known)
+
+
+def test_the_sampled_deals_order_the_draws_as_argsort_does():
+    """``first_in_sorted_order`` sorts integers instead of arg-sorting the draws; the
+    columns it returns are argsort's, for rows of every length a deal can have."""
+    from cardenv.agents.heuristics.onefifty import first_in_sorted_order
+
+    rng = np.random.default_rng(0)
+    for columns in [1, 2, 3, 7, 8, 9, 31, 32, 33, 45, 52, 64, 65, 200]:
+        draws = rng.random((128, columns))
+        for k in {1, columns // 2 or 1, columns}:
+            np.testing.assert_array_equal(first_in_sorted_order(draws, k), np.argsort(draws, axis=1)[:, :k])

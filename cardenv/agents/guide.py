@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from cardenv.agents.base import Agent, RulesetInfo, allows_any
+from cardenv.agents.base import Agent, RulesetInfo, any_set
 
 
 class Guide:
@@ -38,7 +38,7 @@ class Guide:
         (zeros when no action is legal: not this seat's turn, or the game is over)."""
         guided = np.zeros(self.size, dtype=np.float32)
         guided[:self.base_size] = observation["observation"]
-        if allows_any(observation["action_mask"]):
+        if any_set(observation["action_mask"]):
             guided[self.base_size + self.agent.act(observation, state, seat)] = 1.0
         return guided
 
