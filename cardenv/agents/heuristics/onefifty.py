@@ -29,6 +29,8 @@ from cardenv.core.cards import JACK, KING, NUM_STANDARD_TYPES, QUEEN, RANK_OF
 from cardenv.games.onefifty.observation import MAX_CARD_POINTS
 from cardenv.games.onefifty.rules import POINTS, Phase
 
+memory_kernel = None  # cardenv.agents.heuristics.memory_kernel, once a slot heuristic is built
+
 _TYPE_POINTS = POINTS[:NUM_STANDARD_TYPES]
 _TYPE_RANK = RANK_OF[:NUM_STANDARD_TYPES]
 
@@ -76,6 +78,9 @@ class OneFiftyHeuristic(Agent):
         self._observation = np.zeros(info.layout.size, dtype=np.float32)
         self._observation_views = info.layout.views(self._observation)
         self._type_points_float = self.type_points.astype(np.float64)
+        global memory_kernel
+        if memory_kernel is None:  # numba is loaded with the first slot heuristic, not by import cardenv
+            from cardenv.agents.heuristics import memory_kernel
         self.reset()
 
     def _views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -109,28 +114,18 @@ class OneFiftyHeuristic(Agent):
 
     # --- what the player knows -----------------------------------------------------------
     def _update_memory(self, v: dict[str, np.ndarray]) -> None:
-        present = v["slot_present"] > 0.5
-        shown = v["slot_known"] > 0.5
-        knowers = v["slot_known_by"] > 0.5
-        # An unshown slot has an all-zero rank one-hot and points 0.
-        rank = np.where(shown, v["slot_rank"].argmax(axis=-1), -1)
-        points = np.rint(v["slot_points"] * self.points_scale).astype(np.int64)
-        # A card remembered but no longer shown is kept while it can still be located: same
-        # slot, still present, and the same players know it. Most decisions have none such
-        # (under memory="perfect" only a card that left the slot can be one), and then the
-        # memory is what the observation shows.
-        remembered = (self.mem_rank >= 0) & ~shown
-        still_valid = None
-        if any_set(remembered):
-            still_valid = remembered & present & knowers[:, :, 0] & np.all(knowers == self.mem_knowers, axis=-1)
-            rank = np.where(still_valid, self.mem_rank, rank)
-            points = np.where(still_valid, self.mem_points, points)
-        # The memory's cards that the observation no longer shows: exactly the still valid
-        # ones (an unshown slot's rank is -1 unless memory kept it). None when there are none.
-        self._remembered_unshown = still_valid if still_valid is not None and any_set(still_valid) else None
-        self.mem_rank = rank
-        self.mem_points = points
-        self.mem_knowers = knowers
+        """Remember every card the observation shows; keep a card remembered but no longer
+        shown while it can still be located: same slot, still present, and the same
+        players know it (one compiled loop, :mod:`memory_kernel`). Most decisions keep
+        none such (under memory="perfect" only a card that left the slot can be one)."""
+        present = np.empty(self.mem_rank.shape, dtype=bool)
+        shown = np.empty(self.mem_rank.shape, dtype=bool)
+        still_valid = np.empty(self.mem_rank.shape, dtype=bool)
+        kept = memory_kernel.update_slot_memory(v["slot_present"], v["slot_known"], v["slot_rank"], v["slot_points"],
+                                                v["slot_known_by"], self.points_scale, self.mem_rank, self.mem_points,
+                                                self.mem_knowers, present, shown, still_valid)
+        # The memory's cards that the observation no longer shows. None when there are none.
+        self._remembered_unshown = still_valid if kept else None
         self._present = present
         self._shown = shown
 
