@@ -27,6 +27,8 @@ class CutHeuristic(OneFiftyHeuristic):
     call_margin = 3.0
     min_call_success = 0.6
     final_turn_gain = 1.5
+    call_scoring = "C-16"
+    call_stake = float(CALLER_PENALTY)
 
     def choose(self, observation, state, seat) -> int:
         mask = observation["action_mask"]
@@ -116,7 +118,3 @@ class CutHeuristic(OneFiftyHeuristic):
                 if best_key is None or k < best_key:
                     best, best_key = action, k
         return best
-
-    def _caller_result_vs_others(self, mine: np.ndarray, others: np.ndarray, success: np.ndarray) -> np.ndarray:
-        # C-16: everyone adds their total; a caller who is not strictly lowest adds 10 more.
-        return mine + np.where(success, 0.0, CALLER_PENALTY) - others.mean(axis=1)

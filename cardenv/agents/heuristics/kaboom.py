@@ -42,6 +42,8 @@ class KaboomHeuristic(OneFiftyHeuristic):
     call_margin = 3.0
     min_call_success = 0.6
     final_turn_gain = 1.0
+    call_scoring = "K-16"
+    call_stake = float(CALL_BONUS)
 
     def start_round(self) -> None:
         super().start_round()
@@ -172,19 +174,5 @@ class KaboomHeuristic(OneFiftyHeuristic):
 
     def _should_call(self, v, unseen: np.ndarray, known: np.ndarray) -> bool:
         """As the 150 heuristic's, over the opponents still in the game (K-19)."""
-        totals = self._sample_totals(unseen, known)
-        playing = np.flatnonzero(v["out"][1:] < 0.5) + 1
-        if totals is None or not len(playing):
-            return False
-        mine = totals[:, 0]
-        others = totals[:, playing] - self.final_turn_gain
-        success = np.all(mine[:, None] < others, axis=1)
-        relative = self._caller_result_vs_others(mine, others, success)
-        return self._call_pays(success, relative)
-
-    def _caller_result_vs_others(self, mine: np.ndarray, others: np.ndarray, success: np.ndarray) -> np.ndarray:
-        # K-16: −10 when strictly lowest, else +10 per player lower or tied (no other caller assumed).
-        losses = np.sum(others <= mine[:, None], axis=1)
-        bonus = np.where(losses > 0, CALL_BONUS * losses, -CALL_BONUS)
-        return mine + bonus - others.mean(axis=1)
+        return self._call_pays_against(unseen, known, np.flatnonzero(v["out"][1:] < 0.5) + 1)
 

@@ -29,7 +29,10 @@ from cardenv.core.cards import JACK, KING, NUM_STANDARD_TYPES, QUEEN, RANK_OF
 from cardenv.games.onefifty.observation import MAX_CARD_POINTS
 from cardenv.games.onefifty.rules import POINTS, Phase
 
-memory_kernel = None  # cardenv.agents.heuristics.memory_kernel, once a slot heuristic is built
+# Compiled parts, imported once a slot heuristic is built (not by ``import cardenv``, which
+# must not load numba): cardenv.agents.heuristics.memory_kernel and .call_kernel.
+memory_kernel = None
+call_kernel = None
 
 _TYPE_POINTS = POINTS[:NUM_STANDARD_TYPES]
 _TYPE_RANK = RANK_OF[:NUM_STANDARD_TYPES]
@@ -63,6 +66,10 @@ class OneFiftyHeuristic(Agent):
     cautious_settings = {"min_call_success": 0.9}
     # What each opponent is expected to shed in their final turn after a call.
     final_turn_gain = 2.0
+    # The rule that scores a call (a key of ``call_kernel.SCORING_BY_RULE``) and its
+    # stake in points where it has one.
+    call_scoring = "O-19"
+    call_stake = 0.0
     samples = 128
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
@@ -78,9 +85,12 @@ class OneFiftyHeuristic(Agent):
         self._observation = np.zeros(info.layout.size, dtype=np.float32)
         self._observation_views = info.layout.views(self._observation)
         self._type_points_float = self.type_points.astype(np.float64)
-        global memory_kernel
+        global memory_kernel, call_kernel
         if memory_kernel is None:  # numba is loaded with the first slot heuristic, not by import cardenv
-            from cardenv.agents.heuristics import memory_kernel
+            from cardenv.agents.heuristics import call_kernel, memory_kernel
+        self._call_scoring = call_kernel.SCORING_BY_RULE[self.call_scoring]
+        self._all_opponents = np.arange(1, n)
+        self._single_deal_of_no_cards = np.empty((1, 0), dtype=np.int64)  # what is sampled when every card is known
         self.reset()
 
     def _views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
@@ -242,47 +252,24 @@ class OneFiftyHeuristic(Agent):
         return int(best)
 
     def _should_call(self, v, unseen: np.ndarray, known: np.ndarray) -> bool:
-        totals = self._sample_totals(unseen, known)
-        if totals is None:
+        return self._call_pays_against(unseen, known, self._all_opponents)
+
+    def _call_pays_against(self, unseen: np.ndarray, known: np.ndarray, opponents: np.ndarray) -> bool:
+        """Whether calling pays against the seats ``opponents`` (offsets from this player),
+        estimated over sampled deals of the unseen cards to the unknown places (the
+        deals, their success and their scoring: :func:`call_kernel.call_pays`)."""
+        unknown = np.count_nonzero(self._present & ~known)
+        if unknown > len(unseen):  # memory and the unseen multiset disagree: do not gamble
             return False
-        mine = totals[:, 0]
-        others = totals[:, 1:] - self.final_turn_gain
-        success = (mine[:, None] < others).all(axis=1)
-        relative = self._caller_result_vs_others(mine, others, success)
-        return self._call_pays(success, relative)
-
-    def _call_pays(self, success: np.ndarray, relative: np.ndarray) -> bool:
-        """Whether the sampled deals favour calling: success often enough and a low enough
-        mean relative result (the means as sum / count: what ``ndarray.mean`` computes,
-        without its dispatch)."""
-        return bool(np.count_nonzero(success) / len(success) >= self.min_call_success
-                    and float(relative.sum()) / len(relative) <= -self.call_margin)
-
-    def _caller_result_vs_others(self, mine: np.ndarray, others: np.ndarray, success: np.ndarray) -> np.ndarray:
-        """Per sampled deal: what calling adds to my total minus the others' mean.
-
-        O-19: success → the caller adds 0, the others their totals; failure → the caller
-        adds double, players strictly below the caller add 0, the rest their totals."""
-        others_added = np.where(success[:, None] | (others >= mine[:, None]), others, 0.0)
-        mine_added = np.where(success, 0.0, 2 * mine)
-        return mine_added - others_added.sum(axis=1) / others_added.shape[1]  # the mean, without its dispatch
-
-    def _sample_totals(self, unseen: np.ndarray, known: np.ndarray) -> np.ndarray | None:
-        """Hand totals per sampled deal (samples × seats): unknown places get unseen cards
-        dealt without replacement."""
-        present = self._present
-        unknown_seat, _ = np.nonzero(present & ~known)
-        known_totals = np.where(present & known, self.mem_points, 0).sum(axis=1).astype(np.float64)
-        k = len(unknown_seat)
-        if k == 0:
-            return np.broadcast_to(known_totals, (1, self.num_players)).copy()
-        if k > len(unseen):  # memory and the unseen multiset disagree: do not gamble
-            return None
-        order = first_in_sorted_order(self.rng.random((self.samples, len(unseen))), k)
-        dealt = unseen[order]
-        seat_onehot = np.zeros((k, self.num_players))
-        seat_onehot[np.arange(k), unknown_seat] = 1.0
-        return known_totals + dealt @ seat_onehot
+        if unknown:
+            lowest_columns = first_in_sorted_order(self.rng.random((self.samples, len(unseen))), unknown)
+        else:
+            lowest_columns = self._single_deal_of_no_cards
+        if not len(opponents):
+            return False
+        return call_kernel.call_pays(lowest_columns, unseen, self._present, known, self.mem_points, opponents,
+                                     self._call_scoring, self.call_stake, self.final_turn_gain,
+                                     self.min_call_success, self.call_margin)
 
 
 def first_in_sorted_order(draws: np.ndarray, k: int) -> np.ndarray:
@@ -295,8 +282,7 @@ def first_in_sorted_order(draws: np.ndarray, k: int) -> np.ndarray:
     bits = max(1, (columns - 1).bit_length())
     if bits > 63 - 53:  # the column does not fit beside the draw
         return np.argsort(draws, axis=1)[:, :k]
-    keys = (draws * 2.0 ** 53).astype(np.int64)
-    keys <<= bits
+    keys = (draws * 2.0 ** (53 + bits)).astype(np.int64)  # scaling by a power of two: exact
     keys |= np.arange(columns)
     keys.sort(axis=1)
     return keys[:, :k] & ((1 << bits) - 1)
