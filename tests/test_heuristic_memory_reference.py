@@ -1,6 +1,7 @@
 """The slot heuristics' memory update (a fast path that skips the re-location check when
-nothing remembered is out of sight, and keeps which remembered cards are) against the
-straightforward rule, at every decision of heuristic self-play, under both memory models."""
+nothing remembered is out of sight, and keeps which remembered cards are) and the beliefs
+drawn from it (one compiled loop) against the straightforward rules, at every decision of
+heuristic self-play, under both memory models."""
 
 from __future__ import annotations
 
@@ -25,6 +26,24 @@ def reference_memory(agent, v):
     return mem_rank, mem_points
 
 
+def reference_beliefs(agent, v, out_of_sight):
+    """The unseen card types' points, their mean, the known places and every place's
+    value, from the memory after its update (``out_of_sight``: its cards not shown)."""
+    unseen = v["accounted"] < 0.5
+    # Remembered cards the observation no longer shows are accounted for by memory.
+    for r, s in zip(*np.nonzero(out_of_sight)):
+        candidates = np.flatnonzero(unseen & (agent.type_rank == agent.mem_rank[r, s])
+                                    & (agent.type_points == agent.mem_points[r, s]))
+        if len(candidates):
+            unseen[candidates[0]] = False
+    unseen_points = agent.type_points.astype(np.float64)[unseen]
+    expected = float(unseen_points.sum()) / len(unseen_points) if len(unseen_points) else 6.0
+    known = agent.mem_rank >= 0
+    present = v["slot_present"] > 0.5
+    values = np.where(present, np.where(known, agent.mem_points, expected), np.nan)
+    return unseen_points, expected, known, values
+
+
 @pytest.mark.parametrize("memory", ["perfect", "none"])
 @pytest.mark.parametrize("ruleset", ["onefifty_v0", "cut_v0", "kaboom_v0"])
 def test_memory_update_matches_the_reference(ruleset, memory):
@@ -46,10 +65,15 @@ def test_memory_update_matches_the_reference(ruleset, memory):
                 player._round_index = state.round_index
             v = player._views(observation["observation"])
             expected_rank, expected_points = reference_memory(player, v)
-            player._update_memory(v)
+            beliefs = player._beliefs(v)  # the memory update first
             np.testing.assert_array_equal(player.mem_rank, expected_rank)
             np.testing.assert_array_equal(player.mem_points, expected_points)
             out_of_sight = (player.mem_rank >= 0) & (v["slot_known"] < 0.5)
+            unseen_points, expected, known, values = reference_beliefs(player, v, out_of_sight)
+            np.testing.assert_array_equal(beliefs[0], unseen_points)
+            assert beliefs[1] == expected
+            np.testing.assert_array_equal(beliefs[2], known)
+            np.testing.assert_array_equal(beliefs[3], values)  # NaN where NaN
             # What the unseen-card count leans on: the remembered cards out of sight, or None.
             if out_of_sight.any():
                 np.testing.assert_array_equal(player._remembered_unshown, out_of_sight)

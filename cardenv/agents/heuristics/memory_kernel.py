@@ -1,17 +1,19 @@
-"""The slot heuristics' memory update, compiled with numba.
+"""The slot heuristics' memory update and what they believe from it, compiled with numba.
 
 With numpy the update took a dozen array calls per decision on a table of a few dozen
 slots (three thresholds, an argmax, a rounding, the re-location check), and each call's
 fixed cost, not the arithmetic, was most of its time; one compiled loop over the slots
 does the same work. Imported when the first slot heuristic is built, so ``import
 cardenv`` does not load numba. ``tests/test_heuristic_memory_reference.py`` checks the
-result against the straightforward numpy rule at every decision of heuristic self-play.
+result, and the beliefs drawn from it (:func:`write_beliefs`, a dozen numpy calls
+before), against the straightforward numpy rules at every decision of heuristic self-play.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from cardenv.agents.heuristics.call_kernel import numpy_sum
 from cardenv.games.observation_kernels import compiled
 
 
@@ -56,3 +58,46 @@ def update_slot_memory(slot_present, slot_known, slot_rank, slot_points, slot_kn
                 mem_rank[p, s] = -1
             mem_points[p, s] = np.int64(np.rint(slot_points[p, s] * scale))
     return kept
+
+
+@compiled
+def write_beliefs(accounted, still_valid, kept: int, mem_rank, mem_points, type_rank, type_points, present,
+                  unseen_points, known, values) -> tuple[int, float]:
+    """What the player believes after the memory update (:func:`update_slot_memory`):
+    writes the points of every card type neither accounted for by the observation nor
+    remembered out of sight (``unseen_points``, one entry per copy, in type order), which
+    places hold a remembered card (``known``), and each place's value: its card's points,
+    the mean of the unseen points for an unknown card, NaN for an empty slot (``values``).
+    A card remembered out of sight (``still_valid``; ``kept`` of them) accounts for the
+    first unseen type of its rank and points. Returns how many points were written and
+    their mean (6 when there are none), the mean summed as numpy sums."""
+    types = accounted.shape[0]
+    players, slots = mem_rank.shape
+    unseen = np.empty(types, dtype=np.bool_)
+    for t in range(types):
+        unseen[t] = accounted[t] < 0.5
+    if kept:
+        for p in range(players):
+            for s in range(slots):
+                if still_valid[p, s]:
+                    for t in range(types):
+                        if unseen[t] and type_rank[t] == mem_rank[p, s] and type_points[t] == mem_points[p, s]:
+                            unseen[t] = False
+                            break
+    count = 0
+    for t in range(types):
+        if unseen[t]:
+            unseen_points[count] = type_points[t]
+            count += 1
+    expected = numpy_sum(unseen_points, 0, count) / count if count else 6.0
+    for p in range(players):
+        for s in range(slots):
+            is_known = mem_rank[p, s] >= 0
+            known[p, s] = is_known
+            if not present[p, s]:
+                values[p, s] = np.nan
+            elif is_known:
+                values[p, s] = mem_points[p, s]
+            else:
+                values[p, s] = expected
+    return count, expected

@@ -84,7 +84,9 @@ class OneFiftyHeuristic(Agent):
         # are made once (making them per decision cost more than the copy).
         self._observation = np.zeros(info.layout.size, dtype=np.float32)
         self._observation_views = info.layout.views(self._observation)
-        self._type_points_float = self.type_points.astype(np.float64)
+        self._unseen_points = np.empty(len(self.type_points))
+        self._known = np.empty((n, slots), dtype=bool)
+        self._values = np.empty((n, slots))
         global memory_kernel, call_kernel
         if memory_kernel is None:  # numba is loaded with the first slot heuristic, not by import cardenv
             from cardenv.agents.heuristics import call_kernel, memory_kernel
@@ -136,28 +138,21 @@ class OneFiftyHeuristic(Agent):
                                                 self.mem_knowers, present, shown, still_valid)
         # The memory's cards that the observation no longer shows. None when there are none.
         self._remembered_unshown = still_valid if kept else None
+        self._still_valid, self._kept = still_valid, kept
         self._present = present
         self._shown = shown
 
-    def _unseen_points(self, v: dict[str, np.ndarray]) -> np.ndarray:
-        """Points of every card type neither shown nor remembered (one entry per copy)."""
-        unseen = v["accounted"] < 0.5
-        # Remembered cards the observation no longer shows are accounted for by memory.
-        if self._remembered_unshown is not None:
-            for r, s in zip(*np.nonzero(self._remembered_unshown)):
-                candidates = np.flatnonzero(unseen & (self.type_rank == self.mem_rank[r, s])
-                                            & (self.type_points == self.mem_points[r, s]))
-                if len(candidates):
-                    unseen[candidates[0]] = False
-        return self._type_points_float[unseen]
-
     def _beliefs(self, v):
+        """After the memory update: the points of the card types neither shown nor
+        remembered (one entry per copy), their mean, which places hold a known card, and
+        every place's value (points, the mean for an unknown card, NaN for an empty slot)
+        — one compiled loop, :func:`memory_kernel.write_beliefs`. The arrays are the
+        agent's own, rewritten at its next decision."""
         self._update_memory(v)
-        unseen = self._unseen_points(v)
-        expected = float(unseen.sum()) / len(unseen) if len(unseen) else 6.0
-        known = self.mem_rank >= 0
-        values = np.where(self._present, np.where(known, self.mem_points, expected), np.nan)
-        return unseen, expected, known, values
+        count, expected = memory_kernel.write_beliefs(v["accounted"], self._still_valid, self._kept, self.mem_rank,
+                                                      self.mem_points, self.type_rank, self.type_points,
+                                                      self._present, self._unseen_points, self._known, self._values)
+        return self._unseen_points[:count], expected, self._known, self._values
 
     # --- decisions --------------------------------------------------------------------------
     def choose(self, observation, state, seat) -> int:
