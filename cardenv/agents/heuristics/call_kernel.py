@@ -4,10 +4,10 @@ Whether to call is decided over sampled deals of the unknown cards (128 rows of 
 draws, one draw per unseen card; a row's lowest draws deal their cards to the unknown
 places in order). After the draws and their sort (numpy's vectorised sort beats any
 compiled row-by-row sort tried), numpy took a gather, a one-hot product and a dozen array
-calls for the totals and the scoring, about 35 µs a decision, most of it the calls'
-fixed cost; one compiled loop does it in a few. Imported when the first slot heuristic is built, so
-``import cardenv`` does not load numba. ``tests/test_heuristic_call_reference.py`` keeps
-the numpy estimate and checks the same decision on random inputs and at every call
+calls for the totals and the scoring, about 50 µs a decision, most of it the calls'
+fixed cost; one compiled loop does it in about 4. Imported when the first slot heuristic
+is built, so ``import cardenv`` does not load numba. ``tests/test_heuristic_call_reference.py``
+keeps the numpy estimate and checks the same decision on random inputs and at every call
 decision of heuristic games.
 
 Every hand total is a sum of small integers, exact in float64 in any order; only the
