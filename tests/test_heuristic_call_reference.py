@@ -15,7 +15,8 @@ SCORINGS = list(call_kernel.SCORING_BY_RULE)
 COMPILED_CALL_PAYS = call_kernel.call_pays  # the kernel itself, where a test wraps the module's
 
 
-def reference_estimate(lowest_columns, unseen, present, known, known_points, opponents, scoring, stake, final_turn_gain):
+def reference_estimate(lowest_columns, unseen, present, known, known_points, opponents, scoring, stake,
+                       final_turn_gain):
     """Per sampled deal, whether calling succeeds and what it adds to the caller minus the
     mean the opponents add (numpy, as the heuristics computed it)."""
     unknown_seat, _ = np.nonzero(present & ~known)
@@ -43,8 +44,8 @@ def reference_estimate(lowest_columns, unseen, present, known, known_points, opp
 
 def reference_call_pays(lowest_columns, unseen, present, known, known_points, opponents, scoring, stake,
                         final_turn_gain, min_call_success, call_margin):
-    success, relative = reference_estimate(lowest_columns, unseen, present, known, known_points, opponents, scoring, stake,
-                                           final_turn_gain)
+    success, relative = reference_estimate(lowest_columns, unseen, present, known, known_points, opponents, scoring,
+                                           stake, final_turn_gain)
     return bool(success.mean() >= min_call_success and relative.mean() <= -call_margin)
 
 
@@ -53,7 +54,7 @@ def compiled_call_pays(*args):
     return COMPILED_CALL_PAYS(*estimate, call_kernel.SCORING_BY_RULE[scoring], stake, gain, min_success, margin)
 
 
-def check_on_and_off_the_thresholds(args, rng):
+def check_on_and_off_the_thresholds(args):
     """The same decision with the given thresholds and with each set exactly on the
     estimate's value (success rate, mean relative result) and next to it."""
     *estimate, min_success, margin = args
@@ -91,7 +92,7 @@ def test_call_estimate_matches_the_numpy_estimate_on_random_inputs(scoring):
             opponents = np.arange(1, players)
         args = (lowest_columns, unseen, present, known, known_points, opponents, scoring, float(rng.integers(0, 15)),
                 float(rng.choice([0.0, 1.0, 1.5, 2.0])), float(rng.random()), float(rng.normal(3, 4)))
-        check_on_and_off_the_thresholds(args, rng)
+        check_on_and_off_the_thresholds(args)
 
 
 @pytest.mark.parametrize("memory", ["perfect", "none"])
@@ -102,14 +103,14 @@ def test_call_estimate_matches_the_numpy_estimate_in_games(ruleset, memory, monk
     thresholds on the estimate's values."""
     scoring_by_code = {code: rule for rule, code in call_kernel.SCORING_BY_RULE.items()}
     checked = []
-    rng = np.random.default_rng(0)
 
     def checking_call_pays(lowest_columns, unseen, present, known, known_points, opponents, scoring, *thresholds):
-        args = (lowest_columns, unseen, present.copy(), known.copy(), known_points.copy(), opponents, scoring_by_code[scoring],
-                *thresholds)
-        decision = COMPILED_CALL_PAYS(lowest_columns, unseen, present, known, known_points, opponents, scoring, *thresholds)
+        args = (lowest_columns, unseen, present.copy(), known.copy(), known_points.copy(), opponents,
+                scoring_by_code[scoring], *thresholds)
+        decision = COMPILED_CALL_PAYS(lowest_columns, unseen, present, known, known_points, opponents, scoring,
+                                      *thresholds)
         assert decision == reference_call_pays(*args)
-        check_on_and_off_the_thresholds(args, rng)
+        check_on_and_off_the_thresholds(args)
         checked.append(decision)
         return decision
 
