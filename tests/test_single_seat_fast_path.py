@@ -11,52 +11,19 @@ import numpy as np
 import pytest
 
 import cardenv
-from cardenv.agents.base import observation_for
-from cardenv.core import validation
 from cardenv.train import SingleSeatEnv
 
 
 class AecSingleSeatEnv(SingleSeatEnv):
-    """The view as it was: every move through the raw env's AEC ``step``."""
+    """The view as it was: every move, the learner's and the other seats', through the raw
+    env's AEC ``step``, the learner paid what ``env.rewards`` says, and done seats stepped
+    with None after each move (PettingZoo's dead-step protocol)."""
 
-    def step(self, action):
-        state = self.env.game
-        if state.is_terminal or self._ended_by_illegal_action or state.eliminated[self.learner_seat]:
-            raise RuntimeError("step() after the episode ended; call reset()")
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action[()]
-        action = validation.action_id(action)
-        if not state.is_legal(action):
-            self._ended_by_illegal_action = True
-            info = {"learner_seat": self.learner_seat, "illegal_action": action}
-            return self._observation(), self.illegal_reward, True, False, info
-        learner = self.env.possible_agents[self.learner_seat]
-        self.env.step(action)
-        reward = float(self.env.rewards[learner]) + self._pending_reward
-        self._pending_reward = 0.0
-        reward += self._play_others()
-        left = bool(state.eliminated[self.learner_seat]) and not state.is_terminal
-        terminated = (state.is_terminal and not state.is_truncated) or left
-        truncated = bool(state.is_truncated)
-        info = {"learner_seat": self.learner_seat}
-        if state.is_terminal or left:
-            winners = [] if left else state.winners()
-            info["win_share"] = 1.0 / len(winners) if self.learner_seat in winners else 0.0
-            info["final_scores"] = list(state.scores)
-        return self._observation(), reward, terminated, truncated, info
-
-    def _play_others(self) -> float:
-        env, state = self.env, self.env.game
-        learner = env.possible_agents[self.learner_seat]
-        reward = 0.0
+    def _advance(self, action: int) -> float:
+        env = self.env
+        env.step(action)
+        reward = float(env.rewards[env.possible_agents[self.learner_seat]])
         env.step_done_agents()
-        while (not state.is_terminal and state.current_player != self.learner_seat
-               and not state.eliminated[self.learner_seat]):
-            seat = state.current_player
-            agent = self._agents_by_seat[seat]
-            env.step(agent.act(observation_for(agent, env, seat), state, seat))
-            reward += float(env.rewards[learner])
-            env.step_done_agents()
         return reward
 
 
