@@ -74,11 +74,9 @@ def test_memory_update_matches_the_reference(ruleset, memory):
             assert beliefs[1] == expected
             np.testing.assert_array_equal(beliefs[2], known)
             np.testing.assert_array_equal(beliefs[3], values)  # NaN where NaN
-            # What the unseen-card count leans on: the remembered cards out of sight, or None.
-            if out_of_sight.any():
-                np.testing.assert_array_equal(player._remembered_unshown, out_of_sight)
-            else:
-                assert player._remembered_unshown is None
+            # What the unseen-card count leans on: the remembered cards out of sight.
+            np.testing.assert_array_equal(player._still_valid, out_of_sight)
+            assert player._kept == int(out_of_sight.sum())
             kept_out_of_sight += int(out_of_sight.sum())
             checked += 1
             env.step(player.act(observation, state, seat))

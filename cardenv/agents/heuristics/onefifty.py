@@ -122,7 +122,6 @@ class OneFiftyHeuristic(Agent):
         self.mem_rank[:] = -1
         self.mem_points[:] = 0
         self.mem_knowers[:] = False
-        self._remembered_unshown = None
 
     # --- what the player knows -----------------------------------------------------------
     def _update_memory(self, v: dict[str, np.ndarray]) -> None:
@@ -136,8 +135,7 @@ class OneFiftyHeuristic(Agent):
         kept = memory_kernel.update_slot_memory(v["slot_present"], v["slot_known"], v["slot_rank"], v["slot_points"],
                                                 v["slot_known_by"], self.points_scale, self.mem_rank, self.mem_points,
                                                 self.mem_knowers, present, shown, still_valid)
-        # The memory's cards that the observation no longer shows. None when there are none.
-        self._remembered_unshown = still_valid if kept else None
+        # The memory's cards that the observation no longer shows, and how many.
         self._still_valid, self._kept = still_valid, kept
         self._present = present
         self._shown = shown
