@@ -15,6 +15,7 @@ from cardenv.core import validation
 
 SELFPLAY = "selfplay"
 VEC_ENVS = ("auto", "dummy", "subproc")
+FRAME_ENCODERS = ("mlp", "gru")
 
 
 def _option(default, help_text: str, **kwargs):
@@ -53,6 +54,11 @@ class TrainConfig:
     frame_stack: int = _option(1, "decisions the policy sees at once: the observation now and those of the learner's "
                                   "last N-1 decisions (cardenv.adapters.frame_stack), a memory of its own for "
                                   "memory=none (1: the observation alone)")
+    frame_encoder: str = _option("mlp", "how the policy reads a frame stack: mlp (the frames side by side into its "
+                                        "layers) or gru (one GRU reads the frames oldest first and its last state "
+                                        "joins the observation now: cardenv.train.frame_encoder)",
+                                 choices=FRAME_ENCODERS)
+    frame_encoder_size: int = _option(128, "gru frame encoder: its units")
     warm_start: str = _option("", "an agent spec (e.g. heuristic) whose decisions, recorded in tables of it, the policy "
                                   "is first trained to copy (behaviour cloning), so PPO starts from its play; the "
                                   "policy still sees only the observation (empty: no warm start)")
@@ -88,13 +94,21 @@ class TrainConfig:
     def __post_init__(self):
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}, got {self.vec_env!r}")
+        if self.frame_encoder not in FRAME_ENCODERS:
+            raise ValueError(f"frame_encoder must be one of {', '.join(FRAME_ENCODERS)}, got {self.frame_encoder!r}")
+        if self.frame_encoder == "gru" and self.frame_stack < 2:
+            raise ValueError(f"--frame-encoder gru reads a frame stack: it needs --frame-stack 2 or more, got "
+                             f"{self.frame_stack}")
+        if self.frame_encoder == "gru" and self.guide:
+            raise ValueError(f"--frame-encoder gru takes no --guide (got {self.guide!r}): the guided policy reads "
+                             f"the frames side by side")
         if self.resume and self.overwrite:
             raise ValueError("resume and overwrite exclude each other: resume continues the run in the output "
                              "folder, overwrite replaces it")
         for name, low in (("total_timesteps", 1), ("n_envs", 1), ("n_steps", 1), ("batch_size", 1), ("n_epochs", 1),
                           ("eval_games", 1), ("final_eval_games", 1), ("pool_size", 1), ("snapshot_every", 1),
                           ("eval_every", 0), ("checkpoint_every", 0), ("warm_start_decisions", 1), ("frame_stack", 1),
-                          ("warm_start_epochs", 1), ("critic_warmup_steps", 0)):
+                          ("warm_start_epochs", 1), ("critic_warmup_steps", 0), ("frame_encoder_size", 1)):
             validation.integer(name, getattr(self, name), low)
         validation.real("clip_range", self.clip_range, 0, low_inclusive=False)
         validation.real("guide_weight", self.guide_weight)

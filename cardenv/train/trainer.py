@@ -104,6 +104,12 @@ def train(config: TrainConfig) -> dict:
             from cardenv.train.guided_policy import GuidedMaskablePolicy
 
             policy, policy_kwargs["guide_weight"] = GuidedMaskablePolicy, config.guide_weight
+        if config.frame_encoder == "gru":
+            from cardenv.train.frame_encoder import RecurrentFrameEncoder
+
+            policy_kwargs["features_extractor_class"] = RecurrentFrameEncoder
+            policy_kwargs["features_extractor_kwargs"] = {"num_frames": config.frame_stack,
+                                                          "hidden_size": config.frame_encoder_size}
         model = ppo_class(
             policy, vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
             batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,

@@ -32,17 +32,32 @@ from cardenv.core import validation
 @dataclass
 class Demonstrations:
     """Decisions of a teacher agent: the deciding seat's observation vector, its legal
-    action mask and the teacher's action (stored as float16: the observation pieces are
-    small integers and fractions; halving the memory lets a few hundred thousand
-    decisions of carte_v0's 4,413-float vector fit)."""
+    action mask and the teacher's action. Observations are stored as float16 (the
+    observation pieces are small integers and fractions; halving the memory lets a few
+    hundred thousand decisions of carte_v0's 4,413-float vector fit), and each decision's
+    frame once: a frame stack is the rows ``history`` names, put together when read
+    (sixteen stacked copies of 400,000 kaboom_v0 observations would take 20 GB)."""
 
-    observations: np.ndarray  # (n, obs_size) float16
+    frames: np.ndarray  # (n + 1, obs_size) float16: each decision's observation, then the padding frame
+    history: np.ndarray  # (n, frame_stack - 1) int64: rows of the seat's previous decisions, oldest first
     masks: np.ndarray  # (n, num_actions) bool
     actions: np.ndarray  # (n,) int64
     games: int
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    def stacked(self, indices) -> np.ndarray:
+        """The observations of the decisions ``indices`` as the policy sees them (each
+        one's frame stack, oldest frame first), float32."""
+        indices = np.asarray(indices)
+        rows = np.concatenate([self.history[indices], indices[:, None]], axis=1)
+        return self.frames[rows].reshape(len(indices), -1).astype(np.float32)
+
+    @property
+    def observations(self) -> np.ndarray:
+        """Every decision's stacked observation (float16), built whole: for small sets."""
+        return self.stacked(np.arange(len(self))).astype(np.float16)
 
 
 def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int = 0, env_kwargs: dict | None = None,
@@ -63,18 +78,19 @@ def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int
     env = make_raw_env(ruleset, **env_kwargs)
     rng = np.random.default_rng(seed)
     teachers = [make_agent(teacher, info, np.random.default_rng(rng.integers(2**63))) for _ in range(info.num_players)]
-    size, num_actions = info.layout.size * frame_stack, len(info.action_table)
-    histories = [FrameHistory(policy_observation_space(info, guided=False), frame_stack)
-                 for _ in range(info.num_players)]
-    observations = np.empty((decisions, size), dtype=np.float16)
+    num_actions = len(info.action_table)
+    padding = FrameHistory(policy_observation_space(info, guided=False), 2).padding
+    frames = np.empty((decisions + 1, len(padding)), dtype=np.float16)
+    frames[decisions] = padding
+    history = np.empty((decisions, frame_stack - 1), dtype=np.int64)
     masks = np.empty((decisions, num_actions), dtype=bool)
     actions = np.empty(decisions, dtype=np.int64)
     n = games = 0
     while n < decisions:
         env.reset(seed=int(rng.integers(2**31)))
-        for agent, history in zip(teachers, histories):
+        for agent in teachers:
             agent.reset()
-            history.clear()
+        earlier = [[decisions] * (frame_stack - 1) for _ in range(info.num_players)]  # the padding row
         state = env.game
         games += 1
         while not state.is_terminal and n < decisions:
@@ -82,8 +98,10 @@ def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int
             name = env.possible_agents[seat]
             observation = env.observe(name)
             action = teachers[seat].act(observation, state, seat)
-            observations[n] = histories[seat].stacked(observation["observation"])
-            histories[seat].commit(observation["observation"])
+            frames[n] = observation["observation"]
+            history[n] = earlier[seat]
+            if frame_stack > 1:
+                earlier[seat] = [*earlier[seat][1:], n]
             masks[n] = observation["action_mask"] > 0
             actions[n] = action
             n += 1
@@ -91,15 +109,14 @@ def collect_demonstrations(ruleset: str, teacher: str, decisions: int, seed: int
                 action = int(rng.choice(np.flatnonzero(masks[n - 1])))
             env.step(action)
             env.step_done_agents()
-    return Demonstrations(observations, masks, actions, games)
+    return Demonstrations(frames, history, masks, actions, games)
 
 
 def actor_parameters(policy) -> list:
-    """The parameters of the policy's actor: its own feature extractor where it has one,
-    the policy MLP and the action layer (the critic's are left alone)."""
-    modules = [policy.mlp_extractor.policy_net, policy.action_net]
-    if not policy.share_features_extractor:
-        modules.append(policy.pi_features_extractor)
+    """The parameters of the policy's actor: its feature extractor (its own, or the one
+    it shares with the critic: a recurrent frame encoder's weights are the actor's
+    memory), the policy MLP and the action layer (the critic's own are left alone)."""
+    modules = [policy.pi_features_extractor, policy.mlp_extractor.policy_net, policy.action_net]
     params = [p for m in modules for p in m.parameters()]
     extra = getattr(policy, "guide_weight", None)
     return params + ([extra] if extra is not None else [])
@@ -123,7 +140,7 @@ def clone_into(policy, demos: Demonstrations, epochs: int = 8, batch_size: int =
     policy.set_training_mode(True)
 
     def batch(indices):
-        obs = torch.as_tensor(demos.observations[indices].astype(np.float32))
+        obs = torch.as_tensor(demos.stacked(indices))
         return obs, torch.as_tensor(demos.masks[indices]), torch.as_tensor(demos.actions[indices])
 
     def agreement(indices) -> float:
