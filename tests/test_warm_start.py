@@ -166,3 +166,35 @@ def test_frame_stacked_demonstrations_are_what_the_stacked_policy_sees(tmp_path)
     others = [make_agent("random_no_call", agent.info, np.random.default_rng(s)) for s in (1, 2, 3)]
     assert play_game(make_raw_env("onefifty_v0", **SHORT), [agent, *others], seed=0) > 0
     assert agent.frames.frames.any()  # it remembered its decisions
+
+
+def test_stacked_demonstrations_equal_each_seats_frame_history_replayed():
+    """Each decision's stack, put together from the frames stored once, equals what a
+    FrameHistory per seat holds when the recorded games are replayed (the straightforward
+    reference: one stacked copy per decision)."""
+    from cardenv.adapters.frame_stack import FrameHistory
+    from cardenv.agents.guide import policy_observation_space
+    from cardenv.agents.registry import make_raw_env
+
+    kwargs = {**SHORT, "memory": "none"}
+    demos = collect_demonstrations("kaboom_v0", "heuristic", 400, seed=5, env_kwargs=kwargs, explore=0.0,
+                                   frame_stack=4)
+    info = ruleset_info("kaboom_v0", **kwargs)
+    env = make_raw_env("kaboom_v0", **kwargs)
+    rng = np.random.default_rng(5)
+    for _ in range(info.num_players):  # the teachers' seeds come first
+        rng.integers(2**63)
+    stacks = demos.stacked(np.arange(len(demos)))
+    histories = [FrameHistory(policy_observation_space(info, guided=False), 4) for _ in range(info.num_players)]
+    for i in range(len(demos)):
+        if i == 0 or env.game.is_terminal:
+            env.reset(seed=int(rng.integers(2**31)))
+            for history in histories:
+                history.clear()
+        seat = env.game.current_player
+        frame = env.observe(env.agent_selection)["observation"].astype(np.float16)
+        assert np.array_equal(stacks[i], histories[seat].stacked(frame).astype(np.float32)), i
+        histories[seat].commit(frame)
+        env.step(int(demos.actions[i]))
+        env.step_done_agents()
+    assert demos.games > 1  # the replay crossed a game's end
