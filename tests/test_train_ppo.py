@@ -169,6 +169,24 @@ def test_the_shipped_policy_is_a_network_on_the_observation_alone(ruleset):
     assert agent.model.observation_space.shape == (expected,)
 
 
+@pytest.mark.parametrize("ruleset", shipped_rulesets("pretrained_memory"))
+def test_the_memory_policy_remembers_with_its_own_frames_and_plays_either_memory(ruleset):
+    """ppo:pretrained_memory was trained under memory="none" with a frame stack: it sees
+    the observation alone (no guide) and keeps its own frames; it plays legal games under
+    both memory settings."""
+    from cardenv.agents.ppo import model_metadata
+
+    recorded = model_metadata(pretrained_model_path(ruleset, "pretrained_memory"))
+    assert recorded["env_kwargs"]["memory"] == "none" and recorded["frame_stack"] > 1
+    for memory in ("none", "perfect"):
+        info = ruleset_info(ruleset, memory=memory)
+        agent = make_agent("ppo:pretrained_memory", info, np.random.default_rng(0))
+        assert agent.guide is None and agent.frame_stack == recorded["frame_stack"]
+        others = [make_agent("heuristic", info, np.random.default_rng(s)) for s in range(1, info.num_players)]
+        assert play_game(make_raw_env(ruleset, memory=memory), [agent, *others], seed=0) > 0
+        assert agent.frames.frames.any()
+
+
 @pytest.mark.parametrize("ruleset", shipped_rulesets())
 def test_no_shipped_policy_plays_the_same_few_moves_whatever_happens(ruleset):
     """A policy that found a degenerate optimum against random play (draw, put the card in
@@ -196,6 +214,7 @@ def test_pretrained_policies_ship_and_a_missing_one_is_named():
     assert set(shipped_rulesets()) <= set(rulesets())
     assert {"onefifty_v0", "cut_v0"} <= set(shipped_rulesets())
     assert shipped_rulesets("pretrained_guided") == ["cut_v0", "kaboom_v0", "onefifty_v0"]
+    assert shipped_rulesets("pretrained_memory") == ["carte_v0"]
     shipped = ", ".join(shipped_rulesets())
     with pytest.raises(ValueError, match=f"no pretrained policy ships for poker_v0; 'ppo:pretrained' is available "
                                          f"for: {shipped}$"):

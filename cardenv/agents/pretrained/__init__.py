@@ -5,8 +5,10 @@ model file ``<ruleset>.zip`` in this folder, made for the ruleset's default opti
 a network that sees the observation alone, cloned from the heuristic and fine-tuned by
 PPO. The other names play other shipped policies of the same ruleset where one ships:
 ``ppo:pretrained_guided`` the guided policies that shipped before them (the heuristic's move is
-part of their input; ``<ruleset>_guided.zip``). docs/agents.md gives the command that
-trained each one and how strong it is.
+part of their input; ``<ruleset>_guided.zip``); ``ppo:pretrained_memory`` a policy
+trained under ``memory="none"`` with a memory of its own, a frame stack
+(``<ruleset>_memory.zip``). docs/agents.md gives the command that trained each one and
+how strong it is.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from importlib import resources
 PRETRAINED = "pretrained"
 """The ``ppo`` argument that names the shipped policy (``ppo:pretrained``)."""
 
-SHIPPED_VARIANTS = {PRETRAINED: "", "pretrained_guided": "_guided"}
+SHIPPED_VARIANTS = {PRETRAINED: "", "pretrained_guided": "_guided", "pretrained_memory": "_memory"}
 """``ppo`` arguments that name a shipped policy -> the suffix of its file name."""
 
 
