@@ -94,14 +94,6 @@ class TrainConfig:
     def __post_init__(self):
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}, got {self.vec_env!r}")
-        if self.frame_encoder not in FRAME_ENCODERS:
-            raise ValueError(f"frame_encoder must be one of {', '.join(FRAME_ENCODERS)}, got {self.frame_encoder!r}")
-        if self.frame_encoder == "gru" and self.frame_stack < 2:
-            raise ValueError(f"--frame-encoder gru reads a frame stack: it needs --frame-stack 2 or more, got "
-                             f"{self.frame_stack}")
-        if self.frame_encoder == "gru" and self.guide:
-            raise ValueError(f"--frame-encoder gru takes no --guide (got {self.guide!r}): the guided policy reads "
-                             f"the frames side by side")
         if self.resume and self.overwrite:
             raise ValueError("resume and overwrite exclude each other: resume continues the run in the output "
                              "folder, overwrite replaces it")
@@ -110,6 +102,14 @@ class TrainConfig:
                           ("eval_every", 0), ("checkpoint_every", 0), ("warm_start_decisions", 1), ("frame_stack", 1),
                           ("warm_start_epochs", 1), ("critic_warmup_steps", 0), ("frame_encoder_size", 1)):
             validation.integer(name, getattr(self, name), low)
+        if self.frame_encoder not in FRAME_ENCODERS:
+            raise ValueError(f"frame_encoder must be one of {', '.join(FRAME_ENCODERS)}, got {self.frame_encoder!r}")
+        if self.frame_encoder == "gru" and self.frame_stack < 2:
+            raise ValueError(f"--frame-encoder gru reads a frame stack: it needs --frame-stack 2 or more, got "
+                             f"{self.frame_stack}")
+        if self.frame_encoder == "gru" and self.guide:
+            raise ValueError(f"--frame-encoder gru takes no --guide (got {self.guide!r}): the guided policy reads "
+                             f"the frames side by side")
         validation.real("clip_range", self.clip_range, 0, low_inclusive=False)
         validation.real("guide_weight", self.guide_weight)
         validation.real("warm_start_explore", self.warm_start_explore, 0, 1)
