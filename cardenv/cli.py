@@ -216,7 +216,8 @@ def _run_eval(args) -> int:
     from cardenv.eval.tournament import whole_rotations
 
     check_specs([args.agent, *args.field])
-    env_kwargs = check_env(args.ruleset, args.env_arg, trained_options([args.agent, *args.field], args.ruleset))
+    recorded = trained_options([args.agent, *args.field], args.ruleset)
+    env_kwargs = check_env(args.ruleset, args.env_arg, recorded)
     n = ruleset_info(args.ruleset, **env_kwargs).num_players
     if len(args.field) not in (1, n - 1):
         raise UsageError(f"--field needs 1 spec or {n - 1} (one per other seat) for {args.ruleset} with {n} players, "
@@ -244,6 +245,9 @@ def _run_eval(args) -> int:
         except ConnectionError as error:
             raise UsageError(f"--ray {args.ray}: {error}") from None
     report = sys.stderr if args.json == "-" else sys.stdout
+    if recorded:  # said once, so that a model's memory="none" (say) is not a surprise
+        print("env options: " + ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
+              + " (a model's recorded training options, updated by --env-arg)", file=report)
     games = whole_rotations(args.games, n)
     if games != args.games:
         print(f"playing {games} games, not {args.games}: whole rotations of the {n} seats, so that every agent "

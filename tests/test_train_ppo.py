@@ -127,8 +127,13 @@ def test_cli_eval_takes_the_env_options_a_model_was_trained_with(tmp_path, capsy
     model = tmp_path / "run" / "final_model"  # found with .zip added, as stable-baselines3 does
     assert main(["eval", "onefifty_v0", "--agent", f"ppo:{model}", "--games", "4", "--no-progress",
                  "--json", "-"]) == 0
-    result = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
     assert result["env_kwargs"] == {"single_round": True, "max_turns_per_round": 60}
+    assert ("env options: single_round=True, max_turns_per_round=60 (a model's recorded training options, "
+            "updated by --env-arg)") in captured.err  # said, so that the options are no surprise
+    assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--json", "-"]) == 0
+    assert "env options" not in capsys.readouterr().err  # nothing recorded, nothing to say
     assert main(["eval", "cut_v0", "--agent", f"ppo:{model}", "--games", "4"]) == 2
     assert "was trained on onefifty_v0, not cut_v0" in capsys.readouterr().err
 
