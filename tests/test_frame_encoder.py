@@ -65,6 +65,10 @@ def test_a_gru_run_clones_into_the_encoder_and_its_agent_plays_with_its_frames(t
     others = [make_agent("random_no_call", info, np.random.default_rng(s)) for s in (1, 2, 3)]
     assert play_game(make_raw_env("kaboom_v0", **SHORT), [agent, *others], seed=0) > 0
     assert agent.frames.frames.any()  # it remembered its decisions
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match="was trained with --frame-encoder gru; --frame-encoder must match it, got mlp"):
+        train(replace(config, resume=True, frame_encoder="mlp", total_timesteps=512))
 
 
 def test_cloning_trains_the_encoder_with_the_actor():

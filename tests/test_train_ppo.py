@@ -101,7 +101,7 @@ def test_a_run_folder_is_not_overwritten_silently_and_a_run_resumes(tmp_path):
     # The model says what it was trained on, so evaluating it needs no --env-arg.
     assert model_metadata(str(model)) == {"ruleset": "onefifty_v0",
                                           "env_kwargs": {"single_round": True, "max_turns_per_round": 60},
-                                          "guide": None, "frame_stack": 1}
+                                          "guide": None, "frame_stack": 1, "frame_encoder": "mlp"}
     assert "data" in zipfile.ZipFile(model).namelist()
     with pytest.raises(FileExistsError, match="--resume.*--overwrite"):
         train(config)

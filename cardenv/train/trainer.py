@@ -125,7 +125,7 @@ def train(config: TrainConfig) -> dict:
     model.keep_close_to_clone(config.kl_to_warm_start if resume_from is None else 0.0, config.critic_warmup_steps)
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs, "guide": guide,
-                "frame_stack": config.frame_stack}
+                "frame_stack": config.frame_stack, "frame_encoder": config.frame_encoder}
 
     def learner_factory(spec, info, rng):
         if spec == LEARNER:
@@ -340,15 +340,18 @@ def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
             checkpoints[-1] if checkpoints else None)
         if resume_from is None:
             raise FileNotFoundError(f"--resume: {out} has neither final_model.zip nor a checkpoint")
-        trained_guide = (model_metadata(str(resume_from)) or {}).get("guide")
+        recorded = model_metadata(str(resume_from)) or {}
+        trained_guide = recorded.get("guide")
         if trained_guide != config.guide_spec():
             raise ValueError(f"--resume: {resume_from} was trained "
                              f"{f'with --guide {trained_guide}' if trained_guide else 'without a guide'}; "
                              f"--guide must match it, got {config.guide or 'none'!r}")
-        trained_stack = (model_metadata(str(resume_from)) or {}).get("frame_stack", 1)
-        if trained_stack != config.frame_stack:
-            raise ValueError(f"--resume: {resume_from} was trained with --frame-stack {trained_stack}; "
-                             f"--frame-stack must match it, got {config.frame_stack}")
+        for option, default in (("frame_stack", 1), ("frame_encoder", "mlp")):
+            trained, given = recorded.get(option, default), getattr(config, option)
+            if trained != given:
+                flag = "--" + option.replace("_", "-")
+                raise ValueError(f"--resume: {resume_from} was trained with {flag} {trained}; {flag} must match it, "
+                                 f"got {given}")
         if (out / "monitor.csv").exists():
             part = len(list(out.glob("monitor.*.csv"))) + 1
             (out / "monitor.csv").rename(out / f"monitor.{part}.csv")
