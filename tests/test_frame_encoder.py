@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -44,7 +45,7 @@ def test_frame_encoder_options_are_checked():
         TrainConfig(frame_encoder="gru", frame_stack=4, frame_encoder_size=0)
 
 
-def test_a_gru_run_clones_into_the_encoder_and_its_agent_plays_with_its_frames(tmp_path):
+def test_a_gru_run_saves_its_encoder_its_agent_plays_with_its_frames_and_resume_checks_it(tmp_path):
     from cardenv.agents.registry import make_raw_env
     from cardenv.eval.tournament import play_game
     from cardenv.train.frame_encoder import RecurrentFrameEncoder
@@ -65,8 +66,6 @@ def test_a_gru_run_clones_into_the_encoder_and_its_agent_plays_with_its_frames(t
     others = [make_agent("random_no_call", info, np.random.default_rng(s)) for s in (1, 2, 3)]
     assert play_game(make_raw_env("kaboom_v0", **SHORT), [agent, *others], seed=0) > 0
     assert agent.frames.frames.any()  # it remembered its decisions
-    from dataclasses import replace
-
     with pytest.raises(ValueError, match="was trained with --frame-encoder gru; --frame-encoder must match it, got mlp"):
         train(replace(config, resume=True, frame_encoder="mlp", total_timesteps=512))
 
