@@ -136,7 +136,9 @@ def test_policy_prior_plays_legal_reproducible_games(ruleset):
     ("ismcts:5@ppo:no_such_model.zip", "ppo model file 'no_such_model.zip' does not exist"),
     ("ismcts:@heuristic", "ismcts simulations must be an integer of at least 1, got ''"),
     ("ismcts:5@", "unknown agent ''"),
-    ("ismcts:5/deep", "the ismcts leaf evaluation must be one of rollout, static .*got 'deep'"),
+    ("ismcts:5/deep", "the ismcts leaf evaluation must be one of rollout, static, value .*got 'deep'"),
+    ("ismcts:5/value", "leaf 'value' reads a policy's value function: give a ppo prior"),
+    ("ismcts:5/value@heuristic", "leaf 'value' reads a policy's value function: give a ppo prior"),
 ])
 def test_bad_prior_specs_are_refused_in_one_line(spec, message):
     from cardenv.agents.registry import parse_spec
@@ -242,7 +244,7 @@ def test_rollout_leaf_spelled_out_is_the_default():
     specs = ["ismcts:4/rollout"] + ["heuristic"] * 3
     assert _play("onefifty_v0", specs, 7, single_round=True).describe_events(None) == _play(
         "onefifty_v0", ["ismcts:4"] + ["heuristic"] * 3, 7, single_round=True).describe_events(None)
-    with pytest.raises(ValueError, match="leaf evaluation must be one of rollout, static, got 'x'"):
+    with pytest.raises(ValueError, match="leaf evaluation must be one of rollout, static, value, got 'x'"):
         ISMCTSAgent(ruleset_info("onefifty_v0"), np.random.default_rng(0), leaf="x")
 
 

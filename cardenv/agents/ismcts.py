@@ -52,6 +52,7 @@ import numpy as np
 
 from cardenv.agents.base import Agent, AgentFactory, RulesetInfo
 from cardenv.agents.rulesets import heuristic_class
+from cardenv.core.scoring import points_relative_to_table
 from cardenv.games.base import CardGameState
 
 # The prior agent's share of the PUCT prior. A policy prior gets more: on onefifty_v0 at 10
@@ -65,8 +66,11 @@ GAME_END_WEIGHT = 2.0  # reward for winning the game outright, relative to the f
 # close in floating point; closer ones are not taken as settled (rewards are a few units).
 FOREGONE_MARGIN = 1e-9
 # How a simulation's leaf is judged: "rollout" finishes the round with the heuristic,
-# "static" reads the sampled world's hand totals where the searcher's turn ends.
-LEAF_EVALUATIONS = ("rollout", "static")
+# "static" reads the sampled world's hand totals where the searcher's turn ends, "value"
+# asks the policy prior's value function there.
+LEAF_EVALUATIONS = ("rollout", "static", "value")
+# Rewards a policy's value function can be read in: per-round points (see _policy_round_reward).
+VALUE_REWARD_MODES = ("points", "relative")
 
 
 class _InfoSetNode:
@@ -143,6 +147,22 @@ class ISMCTSAgent(Agent):
         # judged by playing it and going on as the policy would (a policy-improvement step),
         # not as the heuristic would.
         self.rollout_self = agent_factory(prior, info, rng) if self.policy_prior else None
+        if leaf == "value":
+            self._check_value_prior()
+            # Reward units of the policy's training env -> the search's (points / REWARD_SCALE).
+            self._value_units = self.node_prior.reward_scale * REWARD_SCALE
+            self._no_actions = np.zeros(len(info.action_table), dtype=np.int8)
+        self._leaf_values: dict[bytes, float] = {}
+        self._in_round: list[int] = []
+
+    def _check_value_prior(self) -> None:
+        if not hasattr(self.node_prior, "value"):
+            raise ValueError(f"the ismcts leaf 'value' reads a policy's value function: its prior must be a ppo "
+                             f"policy (as in 'ismcts:100/value@ppo:pretrained'), got {self.prior_spec!r}")
+        mode = self.node_prior.reward_mode
+        if mode not in VALUE_REWARD_MODES:
+            raise ValueError(f"the ismcts leaf 'value' needs a policy trained with reward_mode "
+                             f"{' or '.join(VALUE_REWARD_MODES)} (its value is in points), got {mode!r}")
 
     def reset(self) -> None:
         super().reset()
@@ -164,6 +184,9 @@ class ISMCTSAgent(Agent):
         if state is None:
             raise ValueError("the ismcts agent searches the rules engine: it needs the game state")
         root = _InfoSetNode(legal, prior_action, self.prior_weight, probabilities)
+        # A leaf's value depends on the searcher's observation alone: kept for this decision.
+        self._leaf_values.clear()
+        self._in_round = state.seats_in_play()
         foregone = self._foregone_conclusion(root, legal)
         if foregone is not None:
             return foregone
@@ -241,7 +264,9 @@ class ISMCTSAgent(Agent):
             node = child
         # A called round is judged by its end (O-19: a failed call adds double), which the
         # hands as they are do not show: it is rolled out, for the final turns only.
-        if (self.leaf == "static" and not world.is_terminal and world.round_index == round_index
+        if self.leaf == "value":
+            reward = self._value_leaf(world, round_index, seat)
+        elif (self.leaf == "static" and not world.is_terminal and world.round_index == round_index
                 and getattr(world, "caller", None) is None):
             reward = self._static_value(world, seat)
         else:
@@ -257,7 +282,7 @@ class ISMCTSAgent(Agent):
         prior_action = probabilities = None
         # A static leaf judges the turn's later steps (which slot takes the drawn card) by
         # their effect on the hands directly, so its inner nodes skip the prior's cost.
-        if len(legal) > 1 and self.leaf == "rollout":
+        if len(legal) > 1 and self.leaf != "static":
             # The observation is the searcher's own: the same in every determinization of this
             # node. The prior starts afresh here (reset), as it has not followed this world.
             self.node_prior.reset()
@@ -293,9 +318,50 @@ class ISMCTSAgent(Agent):
         others_mean = (sum(totals) - mine) / (len(totals) - 1)
         return -(mine - others_mean) / REWARD_SCALE
 
+    def _value_leaf(self, world: CardGameState, round_index: int, seat: int) -> float:
+        """The policy's value of where the searcher's turn ended; a round that ended in the
+        turn, or has a call pending (O-19's double for a failed call is in how it ends), is
+        finished by the rollout's players and scored, and what follows it is the policy's
+        value. In the policy's reward units, scaled like the other leaves."""
+        if not world.is_terminal and world.round_index == round_index and getattr(world, "caller", None) is None:
+            return self._policy_value(world, seat)
+        self._finish_round(world, round_index, seat)
+        reward = self._policy_round_reward(world, round_index, seat)
+        if not world.is_terminal and not world.eliminated[seat]:
+            reward += self._policy_value(world, seat)
+        return reward
+
+    def _policy_value(self, world: CardGameState, seat: int) -> float:
+        """The value prior's estimate from the searcher's observation in ``world`` (which
+        depends only on what the searcher knows: computed once per decision for each)."""
+        vector = self.observer.write(world, seat, self._buffer)
+        key = vector.tobytes()
+        value = self._leaf_values.get(key)
+        if value is None:
+            mask = world.legal_action_mask() if world.current_player == seat else self._no_actions
+            self.node_prior.reset()  # no frames of this world's past decisions
+            value = self.node_prior.value({"observation": vector, "action_mask": mask}, world, seat) / self._value_units
+            self._leaf_values[key] = value
+        return value
+
+    def _policy_round_reward(self, world: CardGameState, round_index: int, seat: int) -> float:
+        """The searcher's reward for a round that has ended, as the value prior was paid
+        (per-round points: its own, or relative to the round's players), scaled like the
+        other leaves."""
+        added = world.round_results[round_index].points_added
+        if self.node_prior.reward_mode == "relative":
+            return points_relative_to_table(added, self._in_round)[seat] / REWARD_SCALE
+        return -added[seat] / REWARD_SCALE
+
     def _rollout(self, world: CardGameState, round_index: int, seat: int) -> float:
         """Finish the round with the heuristic in every seat (a policy prior in the searcher's);
         the searcher's reward."""
+        self._finish_round(world, round_index, seat)
+        return self._round_reward(world, round_index, seat)
+
+    def _finish_round(self, world: CardGameState, round_index: int, seat: int) -> None:
+        """Play the round to its end with the heuristic in every seat (a policy prior in
+        the searcher's)."""
         for agent in self.rollout_agents:
             agent.start_round()
         agents = self.rollout_agents
@@ -308,7 +374,6 @@ class ISMCTSAgent(Agent):
                                                               recent_events=agents[player].needs_recent_events),
                            "action_mask": world.legal_action_mask()}
             world.apply(agents[player].choose(observation, world, player))
-        return self._round_reward(world, round_index, seat)
 
     @staticmethod
     def _round_reward(world: CardGameState, round_index: int, seat: int) -> float:

@@ -20,6 +20,7 @@ from cardenv.adapters.frame_stack import FrameHistory
 from cardenv.agents.base import Agent, AgentFactory, RulesetInfo, uniform_choice
 from cardenv.agents.guide import Guide, guided_size, policy_observation_space
 from cardenv.core import validation
+from cardenv.envs.base import DEFAULT_REWARD_MODE, DEFAULT_REWARD_SCALE
 
 METADATA_NAME = "cardenv.json"
 """A file inside a saved model's zip: the ruleset and env options it was trained on."""
@@ -60,13 +61,47 @@ def masked_probabilities(model, observation: np.ndarray, mask: np.ndarray) -> np
     return probs / probs.sum()
 
 
+def predicted_value(model, observation: np.ndarray) -> float:
+    """The policy's value estimate of one observation vector, computed by torch (the
+    reference the tests check :class:`NumpyCritic` against)."""
+    import torch
+
+    with torch.no_grad():
+        obs_tensor = torch.as_tensor(observation, dtype=torch.float32).reshape(1, -1)
+        return float(model.policy.predict_values(obs_tensor)[0, 0])
+
+
+_ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
+
+
+def _numpy_layers(modules) -> list | None:
+    """A torch MLP (Linear and activation modules) as ("linear", weight transposed, bias)
+    and ("activation", function) steps; None for a module of another kind."""
+    from torch import nn
+
+    layers = []
+    for module in modules:
+        if isinstance(module, nn.Linear):
+            layers.append(("linear", module.weight.detach().numpy().T.copy(), module.bias.detach().numpy().copy()))
+        elif type(module).__name__ in _ACTIVATIONS:
+            layers.append(("activation", _ACTIVATIONS[type(module).__name__]))
+        else:
+            return None
+    return layers
+
+
+def _run_layers(layers: list, observation: np.ndarray) -> np.ndarray:
+    x = np.asarray(observation, dtype=np.float32)
+    for kind, *parts in layers:
+        x = x @ parts[0] + parts[1] if kind == "linear" else parts[0](x)
+    return x
+
+
 class NumpyActor:
     """A MaskablePPO policy's actor (flatten, MLP, action layer, and a guided policy's
     guide term) as numpy matrix products, for one decision at a time: a torch call per
     decision costs several times the arithmetic at these sizes. ``from_model`` returns
     None for a policy of another shape (the agent then asks torch)."""
-
-    _ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
 
     def __init__(self, layers: list, guide_weight: float | None):
         self.layers = layers  # ("linear", weight transposed, bias) or ("activation", function)
@@ -75,26 +110,18 @@ class NumpyActor:
     @classmethod
     def from_model(cls, model) -> NumpyActor | None:
         from stable_baselines3.common.torch_layers import FlattenExtractor
-        from torch import nn
 
         policy = model.policy
         if not isinstance(policy.pi_features_extractor, FlattenExtractor):
             return None
-        layers = []
-        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
-            if isinstance(module, nn.Linear):
-                layers.append(("linear", module.weight.detach().numpy().T.copy(), module.bias.detach().numpy().copy()))
-            elif type(module).__name__ in cls._ACTIVATIONS:
-                layers.append(("activation", cls._ACTIVATIONS[type(module).__name__]))
-            else:
-                return None
+        layers = _numpy_layers([*policy.mlp_extractor.policy_net, policy.action_net])
+        if layers is None:
+            return None
         weight = getattr(policy, "guide_weight", None)
         return cls(layers, None if weight is None else float(weight.detach()))
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        x = np.asarray(observation, dtype=np.float32)
-        for kind, *parts in self.layers:
-            x = x @ parts[0] + parts[1] if kind == "linear" else parts[0](x)
+        x = _run_layers(self.layers, observation)
         if self.guide_weight is not None:
             x = x + np.float32(self.guide_weight) * np.asarray(observation[-len(x):], dtype=np.float32)
         return x
@@ -106,6 +133,27 @@ class NumpyActor:
         logits = np.where(legal, logits - logits[legal].max(), -np.inf)
         weights = np.exp(logits)
         return weights / weights.sum()
+
+
+class NumpyCritic:
+    """A MaskablePPO policy's value function (flatten, value MLP, value layer) as numpy
+    matrix products; ``from_model`` returns None for a policy of another shape."""
+
+    def __init__(self, layers: list):
+        self.layers = layers
+
+    @classmethod
+    def from_model(cls, model) -> NumpyCritic | None:
+        from stable_baselines3.common.torch_layers import FlattenExtractor
+
+        policy = model.policy
+        if not isinstance(policy.vf_features_extractor, FlattenExtractor):
+            return None
+        layers = _numpy_layers([*policy.mlp_extractor.value_net, policy.value_net])
+        return None if layers is None else cls(layers)
+
+    def value(self, observation: np.ndarray) -> float:
+        return float(_run_layers(self.layers, observation)[0])
 
 
 def derived_pieces_missing(info: RulesetInfo, trained_on: dict) -> list:
@@ -168,9 +216,14 @@ class PPOAgent(Agent):
         self.frame_stack = validation.integer("frame_stack", frame_stack, 1)
         _check_model_fits(self.model, info, where, guide, self.frame_stack, self.derived)
         self.deterministic = deterministic
+        # The reward its value function estimates (a model object brings no record: the
+        # env's defaults are assumed).
+        self.reward_mode = trained_on.get("reward_mode", DEFAULT_REWARD_MODE)
+        self.reward_scale = float(trained_on.get("reward_scale", DEFAULT_REWARD_SCALE))
         # The guide shares this agent's generator, so reseeding the agent reseeds it.
         self.guide = Guide(guide, agent_factory(guide, info, rng)) if guide else None
         self.actor = NumpyActor.from_model(self.model)
+        self.critic = NumpyCritic.from_model(self.model)
         self.frames = None
         if self.frame_stack > 1:
             frame_space = policy_observation_space(info, guided=self.guide is not None)
@@ -206,6 +259,15 @@ class PPOAgent(Agent):
         """The policy's probability of each action (zero where the mask forbids it). A
         frame-stacked policy reads it with the frames of this agent's past decisions."""
         return self._probabilities_of(self._vector(observation, state, seat), observation["action_mask"])
+
+    def value(self, observation, state, seat) -> float:
+        """The policy's value estimate of ``observation`` (the rewards still to come in the
+        game, discounted), in the units of the rewards it was trained on (``reward_mode``,
+        ``reward_scale``). A frame-stacked policy reads it with this agent's past frames."""
+        vector = self._vector(observation, state, seat)
+        if self.frames is not None:
+            vector = self.frames.stacked(vector)
+        return predicted_value(self.model, vector) if self.critic is None else self.critic.value(vector)
 
     def choose(self, observation, state, seat) -> int:
         vector = self._vector(observation, state, seat)

@@ -144,6 +144,9 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
                                  f"'ismcts:30@ppo:pretrained'), got {prior!r} in {spec!r}")
             if prior_name == "ppo":
                 argument = f"{budget}{PRIOR_SEPARATOR}ppo:{prior_argument}"
+        if leaf == "value" and not (has_prior and prior_name == "ppo"):
+            raise ValueError(f"the ismcts leaf 'value' reads a policy's value function: give a ppo prior (as in "
+                             f"'ismcts:100/value@ppo:pretrained'), got {spec!r}")
     elif name == "ppo":
         if not argument:
             raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/onefifty_v0/final_model.zip', "

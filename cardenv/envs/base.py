@@ -25,6 +25,8 @@ from cardenv.core.scoring import points_relative_to_table
 from cardenv.games.base import CardGameState, IllegalActionError
 
 REWARD_MODES = ("points", "relative", "outcome")
+DEFAULT_REWARD_MODE = "points"
+DEFAULT_REWARD_SCALE = 0.01
 # What becomes of the agent of a seat that leaves the game while the others play on.
 ELIMINATED_AGENTS_MODES = ("stay", "remove")
 
@@ -81,8 +83,8 @@ class CardGameEnv(AECEnv):
         self,
         render_mode: str | None = None,
         render_omniscient: bool = False,
-        reward_mode: str = "points",
-        reward_scale: float = 0.01,
+        reward_mode: str = DEFAULT_REWARD_MODE,
+        reward_scale: float = DEFAULT_REWARD_SCALE,
         eliminated_agents: str = "stay",
         **config: Any,
     ):
