@@ -12,8 +12,11 @@ Only ratios within one run mean anything on a busy machine.
     python benchmarks/bench_search.py
     python benchmarks/bench_search.py --baseline ../cardenv-old --budgets 100 --decisions 10 --json search.json
 
-Rows: ``ismcts:N`` (heuristic rollouts to the round's end) and ``ismcts:N/static`` (the
-turn judged by the sampled world's hand totals, no rollout). The peer row is OpenSpiel's
+Rows: ``ismcts:N`` (heuristic rollouts to the round's end), ``ismcts:N/static`` (the
+turn judged by the sampled world's hand totals, no rollout), and with the shipped policy
+as prior ``ismcts:N@ppo:pretrained`` (rollouts, the policy in the searcher's seat) and
+``ismcts:N/value@ppo:pretrained`` (the turn judged by the policy's value function; these
+two need the ``train`` extra and are skipped without it). The peer row is OpenSpiel's
 Python ``ISMCTSBot`` (random rollouts) on our OpenSpiel game of the ruleset, seat 0,
 the other seats playing uniformly random legal moves; it needs open_spiel and is skipped
 without it.
@@ -30,7 +33,8 @@ import time
 from pathlib import Path
 
 RULESETS = ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0")
-SEARCHES = ("ismcts:{budget}", "ismcts:{budget}/static")
+SEARCHES = ("ismcts:{budget}", "ismcts:{budget}/static", "ismcts:{budget}@ppo:pretrained",
+            "ismcts:{budget}/value@ppo:pretrained")
 BASELINE_SEARCH = "ismcts:{budget}"  # the spec older code understands
 PEER = "openspiel ISMCTSBot:{budget}"
 
@@ -182,7 +186,7 @@ def main(argv: list[str] | None = None) -> dict:
         figures = best.get((ruleset, label))
         if figures is None:
             continue
-        budget = spec.rpartition(":")[2].partition("/")[0]
+        budget = spec.partition(":")[2].partition("@")[0].partition("/")[0]
         reference = best.get((ruleset, f"baseline {BASELINE_SEARCH.format(budget=budget)}"))
         ratio = figures["simulations_per_second"] / reference["simulations_per_second"] if reference else None
         result["rows"].append({"ruleset": ruleset, "search": label, **figures, "ratio_to_baseline": ratio})

@@ -269,3 +269,101 @@ def test_static_leaf_scores_the_sampled_hands_and_never_rolls_out(monkeypatch):
     mask = state.legal_action_mask()
     observation = {"observation": env.observer.observe(state, 0), "action_mask": mask}
     assert mask[agent.act(observation, state, 0)]
+
+
+# --- the value leaf ----------------------------------------------------------------------
+def _turn_just_ended(ruleset: str, seed: int, seat: int = 0):
+    """A heuristic game of ``ruleset`` played until ``seat``'s first turn has just ended
+    (another seat to move, the round going on, no call pending)."""
+    info = ruleset_info(ruleset)
+    env = make_raw_env(ruleset)
+    env.reset(seed=seed)
+    heuristic = make_agent("heuristic", info, np.random.default_rng(seed))
+    state, moved = env.game, False
+    while True:
+        player = state.current_player
+        if moved and player != seat and getattr(state, "caller", None) is None:
+            return env, state
+        moved = moved or player == seat
+        state.apply(heuristic.act({"observation": env.observer.observe(state, player),
+                                   "action_mask": state.legal_action_mask()}, state, player))
+
+
+def test_value_leaf_is_the_policy_value_of_the_searchers_observation():
+    """Where the searcher's turn ends the leaf is the policy's own (torch) value of the
+    searcher's observation there, in points / REWARD_SCALE (onefifty_v0's policy was
+    trained on the points reward, reward_scale 0.01)."""
+    from cardenv.agents.ppo import predicted_value
+
+    env, state = _turn_just_ended("onefifty_v0", 5)
+    agent = make_agent("ismcts:20/value@ppo:pretrained", ruleset_info("onefifty_v0"), np.random.default_rng(0))
+    expected = predicted_value(agent.node_prior.model, env.observer.observe(state, 0)) / (0.01 * ismcts.REWARD_SCALE)
+    assert agent._value_leaf(state, state.round_index, 0) == pytest.approx(expected, rel=1e-5)
+    # What the searcher cannot see does not matter: another determinization, the same value.
+    world = state.sample_world(0, np.random.default_rng(9))
+    assert agent._value_leaf(world, world.round_index, 0) == pytest.approx(expected, rel=1e-5)
+
+
+def test_value_leaf_scores_a_round_that_ended_and_values_the_next():
+    """A round that ends inside the searcher's turn (or has a call pending) is finished and
+    scored as the policy was paid (kaboom_v0's: relative to the round's players), and the
+    policy's value of the next round is added."""
+    from cardenv.core.scoring import points_relative_to_table
+
+    info = ruleset_info("kaboom_v0")
+    env = make_raw_env("kaboom_v0")
+    env.reset(seed=2)
+    agent = make_agent("ismcts:20/value@ppo:pretrained", info, np.random.default_rng(0))
+    agent._in_round = env.game.seats_in_play()
+    heuristic = make_agent("heuristic", info, np.random.default_rng(0))
+    state = env.game
+    while state.round_index == 0:
+        player = state.current_player
+        state.apply(heuristic.act({"observation": env.observer.observe(state, player),
+                                   "action_mask": state.legal_action_mask()}, state, player))
+    assert not state.is_terminal
+    added = state.round_results[0].points_added
+    after = agent._policy_value(state, 0)
+    expected = points_relative_to_table(added, range(info.num_players))[0] / ismcts.REWARD_SCALE + after
+    assert agent._value_leaf(state, 0, 0) == pytest.approx(expected)
+    assert after == pytest.approx(agent.node_prior.value(
+        {"observation": env.observer.observe(state, 0), "action_mask": np.zeros(len(info.action_table), np.int8)},
+        state, 0) / (agent.node_prior.reward_scale * ismcts.REWARD_SCALE))
+
+
+class _UncachedValueSearch(ISMCTSAgent):
+    """The value leaf asking the policy at every simulation (the reference for the cache)."""
+
+    def _policy_value(self, world, seat):
+        value = super()._policy_value(world, seat)
+        self._leaf_values.clear()
+        return value
+
+
+@pytest.mark.parametrize("ruleset", ["onefifty_v0", "carte_v0"])
+def test_value_leaf_plays_legal_reproducible_games_and_its_cache_changes_nothing(ruleset):
+    n = ruleset_info(ruleset).num_players
+    specs = ["ismcts:12/value@ppo:pretrained"] + ["heuristic"] * (n - 1)
+    first = _play(ruleset, specs, 13, single_round=True).describe_events(None)
+    assert first == _play(ruleset, specs, 13, single_round=True).describe_events(None)
+
+    def uncached(spec, info, rng):
+        agent = make_agent(spec, info, rng)
+        if isinstance(agent, ISMCTSAgent):
+            agent.__class__ = _UncachedValueSearch
+        return agent
+
+    info = ruleset_info(ruleset, single_round=True)
+    env = make_raw_env(ruleset, single_round=True)
+    agents = [uncached(spec, info, np.random.default_rng(13 + i)) for i, spec in enumerate(specs)]
+    play_game(env, agents, 13)
+    assert env.game.describe_events(None) == first
+
+
+def test_value_leaf_needs_a_policy_paid_in_points(monkeypatch):
+    agent = make_agent("ismcts:5/value@ppo:pretrained", ruleset_info("cut_v0"), np.random.default_rng(0))
+    monkeypatch.setattr(agent.node_prior, "reward_mode", "outcome")
+    with pytest.raises(ValueError, match="needs a policy trained with reward_mode points or relative.*'outcome'"):
+        agent._check_value_prior()
+    with pytest.raises(ValueError, match="its prior must be a ppo policy"):
+        ISMCTSAgent(ruleset_info("cut_v0"), np.random.default_rng(0), leaf="value")

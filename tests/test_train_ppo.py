@@ -354,6 +354,17 @@ def _compare_numpy_actor_with_torch(model, positions) -> int:
     return len(positions)
 
 
+def _compare_numpy_critic_with_torch(model, positions) -> int:
+    from cardenv.agents.ppo import NumpyCritic, predicted_value
+
+    critic = NumpyCritic.from_model(model)
+    assert critic is not None
+    values = [critic.value(vector) for vector, _ in positions]
+    np.testing.assert_allclose(values, [predicted_value(model, vector) for vector, _ in positions], atol=1e-5)
+    assert len(set(values)) > 1  # the positions differ, and so do their values
+    return len(positions)
+
+
 def _random_play_positions(env, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """(observation, mask) of ``count`` learner decisions of a single-seat env under random play."""
     rng = np.random.default_rng(seed)
@@ -369,8 +380,8 @@ def _random_play_positions(env, count: int, seed: int) -> list[tuple[np.ndarray,
 
 
 @pytest.mark.parametrize(("ruleset", "variant"), [(r, v) for v in SHIPPED_VARIANTS for r in shipped_rulesets(v)])
-def test_the_numpy_actor_matches_torch_on_played_positions(ruleset, variant):
-    """The agent's numpy forward pass against the policy's own torch distribution."""
+def test_the_numpy_actor_and_critic_match_torch_on_played_positions(ruleset, variant):
+    """The agent's numpy forward passes against the policy's own torch distribution and value."""
     from cardenv.agents.ppo import load_model, model_metadata
     from cardenv.agents.pretrained import pretrained_model_path
     from cardenv.train.single_seat import SingleSeatEnv
@@ -383,7 +394,9 @@ def test_the_numpy_actor_matches_torch_on_played_positions(ruleset, variant):
         from cardenv.adapters.frame_stack import SingleSeatFrameStack
 
         env = SingleSeatFrameStack(env, recorded["frame_stack"])
-    assert _compare_numpy_actor_with_torch(model, _random_play_positions(env, 150, seed=1)) == 150
+    positions = _random_play_positions(env, 150, seed=1)
+    assert _compare_numpy_actor_with_torch(model, positions) == 150
+    assert _compare_numpy_critic_with_torch(model, positions) == 150
 
 
 def test_the_numpy_actor_adds_the_guide_term(tmp_path):
@@ -481,3 +494,21 @@ def test_a_mixed_field_with_selfplay_gets_the_learners_snapshots(tmp_path):
     train(_short(tmp_path, opponent="heuristic|selfplay", snapshot_every=1024, eval_every=0, checkpoint_every=0,
                  final_eval_fields=("random_no_call",)))
     assert sorted((tmp_path / "run" / "snapshots").glob("snapshot_*.zip"))
+
+
+def test_a_policy_agent_knows_the_reward_its_value_estimates():
+    """PPOAgent.value is in the units of the rewards the model was trained on: read from the
+    model's recorded env options, the env's defaults where none are recorded."""
+    from cardenv.agents.ppo import PPOAgent, load_model
+    from cardenv.envs.base import DEFAULT_REWARD_MODE, DEFAULT_REWARD_SCALE
+
+    cut = make_agent("ppo:pretrained", ruleset_info("cut_v0"), np.random.default_rng(0))
+    assert (cut.reward_mode, cut.reward_scale) == ("relative", 0.01)  # its recipe's --env-arg reward_mode=relative
+    info = ruleset_info("onefifty_v0")
+    loaded = PPOAgent(info, np.random.default_rng(0), load_model(pretrained_model_path("onefifty_v0")))
+    assert (loaded.reward_mode, loaded.reward_scale) == (DEFAULT_REWARD_MODE, DEFAULT_REWARD_SCALE)
+    env = make_raw_env("onefifty_v0")
+    env.reset(seed=3)
+    observation = env.observe(env.agent_selection)
+    assert loaded.value(observation, env.game, env.game.current_player) == pytest.approx(
+        make_agent("ppo:pretrained", info, np.random.default_rng(1)).value(observation, env.game, env.game.current_player))
