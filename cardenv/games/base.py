@@ -473,15 +473,19 @@ class RoundGameState:
 
     # --- copies and sampling -------------------------------------------------------------
     def clone(self) -> RoundGameState:
+        return self._copy_with(self.table.clone(), self.chance.clone())
+
+    def _copy_with(self, table: CardTable, chance: Chance) -> RoundGameState:
+        """A copy of this state holding ``table`` and ``chance`` (not copied again)."""
         other = copy.copy(self)
-        other.table = self.table.clone()
+        other.table = table
         other.scores = self.scores.copy()
         other.eliminated = self.eliminated.copy()
         other.round_results = self.round_results.copy()
         other._events = self.events.copy()
         other._unread_events = []
         other.event_records = self.event_records[:]
-        other.chance = self.chance.clone()
+        other.chance = chance
         other._mask = self._mask.copy()
         other.version = object()
         other._mask_version = other.version if self._mask_version is self.version else None
@@ -501,9 +505,10 @@ class RoundGameState:
         observer = self.checked_seat("observer", observer)
         if not isinstance(rng, np.random.Generator):
             raise TypeError(f"rng must be a numpy Generator (np.random.default_rng(...)), got {validation.show(rng)}")
-        world = self.clone()
-        world.table = self.table.sample_world(observer, rng)
-        world.chance = SeededChance(np.random.default_rng(rng.integers(2**63)))
+        # The sampled table and the fresh generator go straight into the copy (a clone would
+        # copy the real ones first, a fifth of a simulation's cost in the search).
+        table = self.table.sample_world(observer, rng)
+        world = self._copy_with(table, SeededChance(np.random.default_rng(rng.integers(2**63))))
         world._mask_version = None  # identities changed: the cached mask is not this world's
         return world
 
