@@ -37,6 +37,13 @@ it ends); its nodes below the root have a uniform prior. A simulation is then a
 determinization and the engine steps of one turn, well over ten times cheaper than a rollout of the round (``benchmarks/bench_search.py``);
 it judges a turn by what it does to the hands, not by what the players will do next.
 
+With ``leaf="value"`` (spec ``ismcts:N/value@ppo:...``, a policy prior) the turn is judged
+where it ends by the policy's value function of the searcher's observation there (its
+critic, in the reward units it was trained on, scaled like the other leaves). That
+observation is all the searcher knows, so each distinct one is valued once per decision;
+a round that ends in the turn, or has a call pending, is finished by the rollout's
+players and scored as the policy was paid, plus the policy's value of the next round.
+
 The most-visited root action is played. Budget: ``simulations`` per decision; forced
 moves use none, and the search stops early once no other action can overtake the most
 visited one in the simulations left. A decision whose simulations could not change the
