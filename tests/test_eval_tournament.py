@@ -127,3 +127,27 @@ def test_capped_rounds_are_the_rounds_that_ended_at_the_turn_cap():
     assert result.capped_round_rate > 0.5
     called = run_tournament("onefifty_v0", "heuristic", "heuristic", 8, seed=4)
     assert called.capped_round_rate < result.capped_round_rate
+
+
+def test_worker_processes_share_the_cores_among_their_thread_pools(monkeypatch):
+    """Processes started under worker_thread_limits get cores // workers threads for
+    OpenMP, OpenBLAS and MKL (a variable the user set is theirs), and the parent's
+    environment is as it was afterwards."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from cardenv.eval.tournament import THREAD_POOL_VARIABLES, worker_thread_limits
+
+    for name in THREAD_POOL_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with worker_thread_limits(workers=4):
+            seen = list(pool.map(os.getenv, THREAD_POOL_VARIABLES))
+    assert seen == ["2", "2", "3"]
+    assert "OMP_NUM_THREADS" not in os.environ and "OPENBLAS_NUM_THREADS" not in os.environ
+    assert os.environ["MKL_NUM_THREADS"] == "3"
+    with worker_thread_limits(workers=16):  # more workers than cores: one thread each
+        assert os.environ["OMP_NUM_THREADS"] == "1"
