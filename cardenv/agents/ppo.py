@@ -74,11 +74,15 @@ def predicted_value(model, observation: np.ndarray) -> float:
 _ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
 
 
-def _numpy_layers(modules) -> list | None:
-    """A torch MLP (Linear and activation modules) as ("linear", weight transposed, bias)
-    and ("activation", function) steps; None for a module of another kind."""
+def _numpy_layers(extractor, modules) -> list | None:
+    """A torch MLP (Linear and activation modules) behind a flatten features extractor as
+    ("linear", weight transposed, bias) and ("activation", function) steps; None for
+    another extractor or a module of another kind."""
+    from stable_baselines3.common.torch_layers import FlattenExtractor
     from torch import nn
 
+    if not isinstance(extractor, FlattenExtractor):
+        return None
     layers = []
     for module in modules:
         if isinstance(module, nn.Linear):
@@ -109,12 +113,8 @@ class NumpyActor:
 
     @classmethod
     def from_model(cls, model) -> NumpyActor | None:
-        from stable_baselines3.common.torch_layers import FlattenExtractor
-
         policy = model.policy
-        if not isinstance(policy.pi_features_extractor, FlattenExtractor):
-            return None
-        layers = _numpy_layers([*policy.mlp_extractor.policy_net, policy.action_net])
+        layers = _numpy_layers(policy.pi_features_extractor, [*policy.mlp_extractor.policy_net, policy.action_net])
         if layers is None:
             return None
         weight = getattr(policy, "guide_weight", None)
@@ -144,12 +144,8 @@ class NumpyCritic:
 
     @classmethod
     def from_model(cls, model) -> NumpyCritic | None:
-        from stable_baselines3.common.torch_layers import FlattenExtractor
-
         policy = model.policy
-        if not isinstance(policy.vf_features_extractor, FlattenExtractor):
-            return None
-        layers = _numpy_layers([*policy.mlp_extractor.value_net, policy.value_net])
+        layers = _numpy_layers(policy.vf_features_extractor, [*policy.mlp_extractor.value_net, policy.value_net])
         return None if layers is None else cls(layers)
 
     def value(self, observation: np.ndarray) -> float:
