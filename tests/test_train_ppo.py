@@ -512,3 +512,13 @@ def test_a_policy_agent_knows_the_reward_its_value_estimates():
     observation = env.observe(env.agent_selection)
     assert loaded.value(observation, env.game, env.game.current_player) == pytest.approx(
         make_agent("ppo:pretrained", info, np.random.default_rng(1)).value(observation, env.game, env.game.current_player))
+
+
+def test_the_cautious_onefifty_policy_reads_the_observation_and_plays_the_default_env():
+    """ppo:pretrained_cautious runs no agent inside it, and was trained with match_hints,
+    which it appends itself from the observation of an env without them."""
+    info = ruleset_info("onefifty_v0")
+    agent = make_agent("ppo:pretrained_cautious", info, np.random.default_rng(0))
+    assert agent.guide is None and agent.frames is None and len(agent.derived) == 1
+    others = [make_agent("heuristic", info, np.random.default_rng(seed)) for seed in (1, 2, 3)]
+    assert play_game(make_raw_env("onefifty_v0"), [agent, *others], seed=0) > 0

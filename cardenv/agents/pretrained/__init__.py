@@ -7,7 +7,8 @@ PPO. The other names play other shipped policies of the same ruleset where one s
 ``ppo:pretrained_guided`` the guided policies that shipped before them (the heuristic's move is
 part of their input; ``<ruleset>_guided.zip``); ``ppo:pretrained_memory`` a policy
 trained under ``memory="none"`` with a memory of its own, a frame stack
-(``<ruleset>_memory.zip``). docs/agents.md gives the command that trained each one and
+(``<ruleset>_memory.zip``); ``ppo:pretrained_cautious`` a policy cloned from the cautious
+heuristic, far less exploitable (``<ruleset>_cautious.zip``). docs/agents.md gives the command that trained each one and
 how strong it is.
 """
 
@@ -18,7 +19,8 @@ from importlib import resources
 PRETRAINED = "pretrained"
 """The ``ppo`` argument that names the shipped policy (``ppo:pretrained``)."""
 
-SHIPPED_VARIANTS = {PRETRAINED: "", "pretrained_guided": "_guided", "pretrained_memory": "_memory"}
+SHIPPED_VARIANTS = {PRETRAINED: "", "pretrained_guided": "_guided", "pretrained_memory": "_memory",
+                    "pretrained_cautious": "_cautious"}
 """``ppo`` arguments that name a shipped policy -> the suffix of its file name."""
 
 
