@@ -11,10 +11,10 @@ from cardenv.agents.ismcts import ISMCTSAgent
 from cardenv.eval.tournament import play_game
 
 
-def _play(ruleset: str, specs: list[str], seed: int, **env_kwargs):
+def _play(ruleset: str, specs: list[str], seed: int, factory=make_agent, **env_kwargs):
     info = ruleset_info(ruleset, **env_kwargs)
     env = make_raw_env(ruleset, **env_kwargs)
-    agents = [make_agent(spec, info, np.random.default_rng(seed + i)) for i, spec in enumerate(specs)]
+    agents = [factory(spec, info, np.random.default_rng(seed + i)) for i, spec in enumerate(specs)]
     play_game(env, agents, seed)  # raw_env raises on an illegal action; Agent.act asserts the mask
     assert env.game.is_terminal
     return env.game
@@ -353,11 +353,7 @@ def test_value_leaf_plays_legal_reproducible_games_and_its_cache_changes_nothing
             agent.__class__ = _UncachedValueSearch
         return agent
 
-    info = ruleset_info(ruleset, single_round=True)
-    env = make_raw_env(ruleset, single_round=True)
-    agents = [uncached(spec, info, np.random.default_rng(13 + i)) for i, spec in enumerate(specs)]
-    play_game(env, agents, 13)
-    assert env.game.describe_events(None) == first
+    assert _play(ruleset, specs, 13, factory=uncached, single_round=True).describe_events(None) == first
 
 
 def test_value_leaf_needs_a_policy_paid_in_points(monkeypatch):
