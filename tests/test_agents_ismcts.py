@@ -291,13 +291,16 @@ def _turn_just_ended(ruleset: str, seed: int, seat: int = 0):
 
 def test_value_leaf_is_the_policy_value_of_the_searchers_observation():
     """Where the searcher's turn ends the leaf is the policy's own (torch) value of the
-    searcher's observation there, in points / REWARD_SCALE (onefifty_v0's policy was
-    trained on the points reward, reward_scale 0.01)."""
+    searcher's observation there (with the match hints onefifty_v0's policy was trained
+    with, worked out from it), in points / REWARD_SCALE (its reward_scale is 0.01)."""
     from cardenv.agents.ppo import predicted_value
 
     env, state = _turn_just_ended("onefifty_v0", 5)
-    agent = make_agent("ismcts:20/value@ppo:pretrained", ruleset_info("onefifty_v0"), np.random.default_rng(0))
-    expected = predicted_value(agent.node_prior.model, env.observer.observe(state, 0)) / (0.01 * ismcts.REWARD_SCALE)
+    info = ruleset_info("onefifty_v0")
+    agent = make_agent("ismcts:20/value@ppo:pretrained", info, np.random.default_rng(0))
+    vector = env.observer.observe(state, 0)
+    hints = info.observer_class.derived_pieces["match_hints"](info.layout, vector)
+    expected = predicted_value(agent.node_prior.model, np.concatenate([vector, hints])) / (0.01 * ismcts.REWARD_SCALE)
     assert agent._value_leaf(state, state.round_index, 0) == pytest.approx(expected, rel=1e-5)
     # What the searcher cannot see does not matter: another determinization, the same value.
     world = state.sample_world(0, np.random.default_rng(9))

@@ -504,21 +504,26 @@ def test_a_policy_agent_knows_the_reward_its_value_estimates():
 
     cut = make_agent("ppo:pretrained", ruleset_info("cut_v0"), np.random.default_rng(0))
     assert (cut.reward_mode, cut.reward_scale) == ("relative", 0.01)  # its recipe's --env-arg reward_mode=relative
-    info = ruleset_info("onefifty_v0")
-    loaded = PPOAgent(info, np.random.default_rng(0), load_model(pretrained_model_path("onefifty_v0")))
+    # A model object carries no record: an env with the pieces it reads (its match hints),
+    # the default reward assumed.
+    hinted = ruleset_info("onefifty_v0", match_hints=True)
+    loaded = PPOAgent(hinted, np.random.default_rng(0), load_model(pretrained_model_path("onefifty_v0")))
     assert (loaded.reward_mode, loaded.reward_scale) == (DEFAULT_REWARD_MODE, DEFAULT_REWARD_SCALE)
-    env = make_raw_env("onefifty_v0")
-    env.reset(seed=3)
-    observation = env.observe(env.agent_selection)
-    assert loaded.value(observation, env.game, env.game.current_player) == pytest.approx(
-        make_agent("ppo:pretrained", info, np.random.default_rng(1)).value(observation, env.game, env.game.current_player))
+    named = make_agent("ppo:pretrained", ruleset_info("onefifty_v0"), np.random.default_rng(1))
+    assert (named.reward_mode, named.reward_scale) == ("relative", 0.01)
+    plain, with_hints = make_raw_env("onefifty_v0"), make_raw_env("onefifty_v0", match_hints=True)
+    for env in (plain, with_hints):
+        env.reset(seed=3)
+    seat = plain.game.current_player
+    assert loaded.value(with_hints.observe(with_hints.agent_selection), with_hints.game, seat) == pytest.approx(
+        named.value(plain.observe(plain.agent_selection), plain.game, seat))
 
 
-def test_the_cautious_onefifty_policy_reads_the_observation_and_plays_the_default_env():
-    """ppo:pretrained_cautious runs no agent inside it, and was trained with match_hints,
-    which it appends itself from the observation of an env without them."""
+def test_the_onefifty_policy_reads_the_observation_and_plays_the_default_env():
+    """onefifty_v0's ppo:pretrained runs no agent inside it, and was trained with
+    match_hints, which it appends itself from the observation of an env without them."""
     info = ruleset_info("onefifty_v0")
-    agent = make_agent("ppo:pretrained_cautious", info, np.random.default_rng(0))
+    agent = make_agent("ppo:pretrained", info, np.random.default_rng(0))
     assert agent.guide is None and agent.frames is None and len(agent.derived) == 1
     others = [make_agent("heuristic", info, np.random.default_rng(seed)) for seed in (1, 2, 3)]
     assert play_game(make_raw_env("onefifty_v0"), [agent, *others], seed=0) > 0

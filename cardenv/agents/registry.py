@@ -98,7 +98,7 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "rllib": _make_rllib,
 }
 AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
-               "ppo:pretrained_guided, ppo:pretrained_memory, ppo:pretrained_cautious, rllib:CHECKPOINT[#MODULE], or several joined by | (one drawn per game)")
+               "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
 """Agents that need an optional dependency: name -> the extra that brings it."""

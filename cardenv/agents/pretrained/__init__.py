@@ -2,13 +2,12 @@
 
 ``ppo:pretrained`` in any agent spec plays the shipped policy of the env's ruleset (a
 model file ``<ruleset>.zip`` in this folder, made for the ruleset's default options):
-a network that sees the observation alone, cloned from the heuristic and fine-tuned by
+a network that sees the observation alone, cloned from a heuristic and fine-tuned by
 PPO. The other names play other shipped policies of the same ruleset where one ships:
 ``ppo:pretrained_guided`` the guided policies that shipped before them (the heuristic's move is
 part of their input; ``<ruleset>_guided.zip``); ``ppo:pretrained_memory`` a policy
 trained under ``memory="none"`` with a memory of its own, a frame stack
-(``<ruleset>_memory.zip``); ``ppo:pretrained_cautious`` a policy cloned from the cautious
-heuristic, far less exploitable (``<ruleset>_cautious.zip``). docs/agents.md gives the command that trained each one and
+(``<ruleset>_memory.zip``). docs/agents.md gives the command that trained each one and
 how strong it is.
 """
 
@@ -19,8 +18,7 @@ from importlib import resources
 PRETRAINED = "pretrained"
 """The ``ppo`` argument that names the shipped policy (``ppo:pretrained``)."""
 
-SHIPPED_VARIANTS = {PRETRAINED: "", "pretrained_guided": "_guided", "pretrained_memory": "_memory",
-                    "pretrained_cautious": "_cautious"}
+SHIPPED_VARIANTS = {PRETRAINED: "", "pretrained_guided": "_guided", "pretrained_memory": "_memory"}
 """``ppo`` arguments that name a shipped policy -> the suffix of its file name."""
 
 
