@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -147,6 +150,29 @@ def test_agents_are_reproducible_from_their_seed():
 
     assert actions(4) == actions(4)
     assert actions(4) != actions(5)
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, lambda agent: pickle.loads(pickle.dumps(agent))])
+@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("spec", ["heuristic", "heuristic_cautious"])
+def test_a_copied_agent_plays_as_the_original(ruleset, spec, copier):
+    """A copy made mid-game (deepcopy or pickle: a search copies its players) decides as
+    the original from there on, with the same memory and generator."""
+    info = ruleset_info(ruleset)
+    env = make_raw_env(ruleset, single_round=True)
+    env.reset(seed=3)
+    table = [make_agent(spec, info, np.random.default_rng(seat)) for seat in range(info.num_players)]
+    for _ in range(3 * info.num_players):  # a few turns: memories of cards seen
+        seat = env.game.current_player
+        env.step(table[seat].act(env.observe(env.possible_agents[seat]), env.game, seat))
+    copies = [copier(agent) for agent in table]
+    other_env = copy.deepcopy(env)
+    while not env.game.is_terminal:
+        seat = env.game.current_player
+        action = table[seat].act(env.observe(env.possible_agents[seat]), env.game, seat)
+        assert copies[seat].act(other_env.observe(other_env.possible_agents[seat]), other_env.game, seat) == action
+        env.step(action)
+        other_env.step(action)
 
 
 def test_a_mixture_plays_one_of_its_agents_per_game_drawn_from_its_generator():

@@ -95,6 +95,17 @@ class OneFiftyHeuristic(Agent):
         self._single_deal_of_no_cards = np.empty((1, 0), dtype=np.int64)  # what is sampled when every card is known
         self.reset()
 
+    # A copy (copy.deepcopy, pickle) gets views of its own buffer: numpy copies a view as
+    # an array of its own, which the copied buffer would no longer write into.
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        del state["_observation_views"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._observation_views = self.info.layout.views(self._observation)
+
     def _views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The observation's named pieces (views of the agent's copy of ``vector``)."""
         self._observation[:] = vector
