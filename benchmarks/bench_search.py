@@ -15,8 +15,10 @@ Only ratios within one run mean anything on a busy machine.
 Rows: ``ismcts:N`` (heuristic rollouts to the round's end), ``ismcts:N/static`` (the
 turn judged by the sampled world's hand totals, no rollout), and with the shipped policy
 as prior ``ismcts:N@ppo:pretrained`` (rollouts, the policy in the searcher's seat) and
-``ismcts:N/value@ppo:pretrained`` (the turn judged by the policy's value function; these
-two need the ``train`` extra and are skipped without it). The peer row is OpenSpiel's
+``ismcts:N/value@ppo:pretrained`` (the turn judged by the policy's value function where it
+ends) and ``ismcts:N/next_value@ppo:pretrained`` (the value at the searcher's next
+decision, the others' replies played by the heuristic); these three need the ``train``
+extra and are skipped without it. The peer row is OpenSpiel's
 Python ``ISMCTSBot`` (random rollouts) on our OpenSpiel game of the ruleset, seat 0,
 the other seats playing uniformly random legal moves; it needs open_spiel and is skipped
 without it.
@@ -34,7 +36,7 @@ from pathlib import Path
 
 RULESETS = ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0")
 SEARCHES = ("ismcts:{budget}", "ismcts:{budget}/static", "ismcts:{budget}@ppo:pretrained",
-            "ismcts:{budget}/value@ppo:pretrained")
+            "ismcts:{budget}/value@ppo:pretrained", "ismcts:{budget}/next_value@ppo:pretrained")
 BASELINE_SEARCH = "ismcts:{budget}"  # the spec older code understands
 PEER = "openspiel ISMCTSBot:{budget}"
 

@@ -3,6 +3,8 @@ search that finds the clearly best move even when its heuristic prior points els
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -136,9 +138,10 @@ def test_policy_prior_plays_legal_reproducible_games(ruleset):
     ("ismcts:5@ppo:no_such_model.zip", "ppo model file 'no_such_model.zip' does not exist"),
     ("ismcts:@heuristic", "ismcts simulations must be an integer of at least 1, got ''"),
     ("ismcts:5@", "unknown agent ''"),
-    ("ismcts:5/deep", "the ismcts leaf evaluation must be one of rollout, static, value .*got 'deep'"),
+    ("ismcts:5/deep", "the ismcts leaf evaluation must be one of rollout, static, value, next_value .*got 'deep'"),
     ("ismcts:5/value", "leaf 'value' reads a policy's value function: give a ppo prior"),
     ("ismcts:5/value@heuristic", "leaf 'value' reads a policy's value function: give a ppo prior"),
+    ("ismcts:5/next_value", "leaf 'next_value' reads a policy's value function: give a ppo prior"),
 ])
 def test_bad_prior_specs_are_refused_in_one_line(spec, message):
     from cardenv.agents.registry import parse_spec
@@ -334,6 +337,32 @@ def test_value_leaf_scores_a_round_that_ended_and_values_the_next():
         state, 0) / (agent.node_prior.reward_scale * ismcts.REWARD_SCALE))
 
 
+def test_next_value_leaf_plays_the_replies_and_values_the_searchers_next_decision():
+    """The next_value leaf lets fresh heuristics play the other seats until the searcher is
+    to decide, and is the policy's value of its observation there, with its mask (a
+    straightforward replay with a copy of the search's players and generator)."""
+    env, state = _turn_just_ended("onefifty_v0", 5)
+    info = ruleset_info("onefifty_v0")
+    agent = make_agent("ismcts:20/next_value@ppo:pretrained", info, np.random.default_rng(0))
+    reference, world = copy.deepcopy(agent), copy.deepcopy(state)
+    for heuristic in reference.rollout_agents:
+        heuristic.start_round()
+    replies = 0
+    while world.current_player != 0:
+        player = world.current_player
+        world.apply(reference.rollout_agents[player].act(
+            {"observation": env.observer.observe(world, player), "action_mask": world.legal_action_mask()},
+            world, player))
+        replies += 1
+    assert replies >= 3 and world.round_index == state.round_index and world.caller is None
+    expected = reference.node_prior.value({"observation": env.observer.observe(world, 0),
+                                           "action_mask": world.legal_action_mask()}, world, 0)
+    leaf = agent._value_leaf(state, state.round_index, 0)
+    assert leaf == pytest.approx(expected / (0.01 * ismcts.REWARD_SCALE), rel=1e-5)
+    # The leaf played on the world it was given: the same replies.
+    assert np.array_equal(env.observer.observe(state, 0), env.observer.observe(world, 0))
+
+
 class _UncachedValueSearch(ISMCTSAgent):
     """The value leaf asking the policy at every simulation (the reference for the cache)."""
 
@@ -343,10 +372,11 @@ class _UncachedValueSearch(ISMCTSAgent):
         return value
 
 
+@pytest.mark.parametrize("leaf", ["value", "next_value"])
 @pytest.mark.parametrize("ruleset", ["onefifty_v0", "carte_v0"])
-def test_value_leaf_plays_legal_reproducible_games_and_its_cache_changes_nothing(ruleset):
+def test_value_leaf_plays_legal_reproducible_games_and_its_cache_changes_nothing(ruleset, leaf):
     n = ruleset_info(ruleset).num_players
-    specs = ["ismcts:12/value@ppo:pretrained"] + ["heuristic"] * (n - 1)
+    specs = [f"ismcts:12/{leaf}@ppo:pretrained"] + ["heuristic"] * (n - 1)
     first = _play(ruleset, specs, 13, single_round=True).describe_events(None)
     assert first == _play(ruleset, specs, 13, single_round=True).describe_events(None)
 

@@ -189,7 +189,7 @@ def test_the_search_benchmark_measures_every_row_against_a_baseline(tmp_path):
                           "--peer-decisions", "1", "--baseline", str(SCRIPT.parents[1]), "--json", str(out)])
     rows = {row["search"]: row for row in result["rows"]}
     assert {"baseline ismcts:3", "ismcts:3", "ismcts:3/static", "ismcts:3@ppo:pretrained",
-            "ismcts:3/value@ppo:pretrained"} <= set(rows)
+            "ismcts:3/value@ppo:pretrained", "ismcts:3/next_value@ppo:pretrained"} <= set(rows)
     for row in rows.values():
         assert row["simulations_per_second"] > 0 and row["decisions"] >= 1
         assert 1 <= row["simulations"] <= 3 * row["decisions"]

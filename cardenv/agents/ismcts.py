@@ -44,6 +44,13 @@ observation is all the searcher knows, so each distinct one is valued once per d
 a round that ends in the turn, or has a call pending, is finished by the rollout's
 players and scored as the policy was paid, plus the policy's value of the next round.
 
+With ``leaf="next_value"`` (spec ``ismcts:N/next_value@ppo:...``) the rollout's players
+first play the other seats' replies, and the value is read at the searcher's next
+decision: where PPO's critic was trained (it only ever saw the learner's own decisions),
+after the moves that decide what the turn was worth (who picks up a discard, who calls).
+It costs the heuristic's replies in every simulation, and values fewer repeated
+observations; see docs/agents.md for what it gains.
+
 The most-visited root action is played. Budget: ``simulations`` per decision; forced
 moves use none, and the search stops early once no other action can overtake the most
 visited one in the simulations left. A decision whose simulations could not change the
@@ -74,8 +81,10 @@ GAME_END_WEIGHT = 2.0  # reward for winning the game outright, relative to the f
 FOREGONE_MARGIN = 1e-9
 # How a simulation's leaf is judged: "rollout" finishes the round with the heuristic,
 # "static" reads the sampled world's hand totals where the searcher's turn ends, "value"
-# asks the policy prior's value function there.
-LEAF_EVALUATIONS = ("rollout", "static", "value")
+# asks the policy prior's value function there, "next_value" at the searcher's next
+# decision, after the others' replies.
+LEAF_EVALUATIONS = ("rollout", "static", "value", "next_value")
+VALUE_LEAVES = ("value", "next_value")  # leaves that read the policy prior's value function
 # Rewards a policy's value function can be read in: per-round points (see _policy_round_reward).
 VALUE_REWARD_MODES = ("points", "relative")
 
@@ -154,7 +163,7 @@ class ISMCTSAgent(Agent):
         # judged by playing it and going on as the policy would (a policy-improvement step),
         # not as the heuristic would.
         self.rollout_self = agent_factory(prior, info, rng) if self.policy_prior else None
-        if leaf == "value":
+        if leaf in VALUE_LEAVES:
             self._check_value_prior()
             # Reward units of the policy's training env -> the search's (points / REWARD_SCALE).
             self._value_units = self.node_prior.reward_scale * REWARD_SCALE
@@ -164,11 +173,11 @@ class ISMCTSAgent(Agent):
 
     def _check_value_prior(self) -> None:
         if not hasattr(self.node_prior, "value"):
-            raise ValueError(f"the ismcts leaf 'value' reads a policy's value function: its prior must be a ppo "
-                             f"policy (as in 'ismcts:100/value@ppo:pretrained'), got {self.prior_spec!r}")
+            raise ValueError(f"the ismcts leaf {self.leaf!r} reads a policy's value function: its prior must be a "
+                             f"ppo policy (as in 'ismcts:100/{self.leaf}@ppo:pretrained'), got {self.prior_spec!r}")
         mode = self.node_prior.reward_mode
         if mode not in VALUE_REWARD_MODES:
-            raise ValueError(f"the ismcts leaf 'value' needs a policy trained with reward_mode "
+            raise ValueError(f"the ismcts leaf {self.leaf!r} needs a policy trained with reward_mode "
                              f"{' or '.join(VALUE_REWARD_MODES)} (its value is in points), got {mode!r}")
 
     def reset(self) -> None:
@@ -271,7 +280,7 @@ class ISMCTSAgent(Agent):
             node = child
         # A called round is judged by its end (O-19: a failed call adds double), which the
         # hands as they are do not show: it is rolled out, for the final turns only.
-        if self.leaf == "value":
+        if self.leaf in VALUE_LEAVES:
             reward = self._value_leaf(world, round_index, seat)
         elif (self.leaf == "static" and not world.is_terminal and world.round_index == round_index
                 and getattr(world, "caller", None) is None):
@@ -326,13 +335,17 @@ class ISMCTSAgent(Agent):
         return -(mine - others_mean) / REWARD_SCALE
 
     def _value_leaf(self, world: CardGameState, round_index: int, seat: int) -> float:
-        """The policy's value of where the searcher's turn ended; a round that ended in the
-        turn, or has a call pending (O-19's double for a failed call is in how it ends), is
-        finished by the rollout's players and scored, and what follows it is the policy's
-        value. In the policy's reward units, scaled like the other leaves."""
+        """The policy's value of where the searcher's turn ended (``next_value``: of its next
+        decision, the others' replies played by the rollout's players); a round that ended
+        first, or has a call pending (O-19's double for a failed call is in how it ends),
+        is finished by the rollout's players and scored, and what follows it is the
+        policy's value. In the policy's reward units, scaled like the other leaves."""
+        agents = self._rollout_players(seat)
+        if self.leaf == "next_value":
+            self._play(world, round_index, agents, until_seat=seat)
         if not world.is_terminal and world.round_index == round_index and getattr(world, "caller", None) is None:
             return self._policy_value(world, seat)
-        self._finish_round(world, round_index, seat)
+        self._play(world, round_index, agents)
         reward = self._policy_round_reward(world, round_index, seat)
         if not world.is_terminal and not world.eliminated[seat]:
             reward += self._policy_value(world, seat)
@@ -363,19 +376,26 @@ class ISMCTSAgent(Agent):
     def _rollout(self, world: CardGameState, round_index: int, seat: int) -> float:
         """Finish the round with the heuristic in every seat (a policy prior in the searcher's);
         the searcher's reward."""
-        self._finish_round(world, round_index, seat)
+        self._play(world, round_index, self._rollout_players(seat))
         return self._round_reward(world, round_index, seat)
 
-    def _finish_round(self, world: CardGameState, round_index: int, seat: int) -> None:
-        """Play the round to its end with the heuristic in every seat (a policy prior in
-        the searcher's)."""
+    def _rollout_players(self, seat: int) -> list[Agent]:
+        """The rollout's player of every seat, starting afresh in this world: the heuristic
+        (a policy prior in the searcher's seat)."""
         for agent in self.rollout_agents:
             agent.start_round()
-        agents = self.rollout_agents
-        if self.rollout_self is not None:
-            self.rollout_self.reset()
-            agents = [self.rollout_self if player == seat else agent for player, agent in enumerate(agents)]
+        if self.rollout_self is None:
+            return self.rollout_agents
+        self.rollout_self.reset()
+        return [self.rollout_self if player == seat else agent for player, agent in enumerate(self.rollout_agents)]
+
+    def _play(self, world: CardGameState, round_index: int, agents: list[Agent], until_seat: int | None = None) -> None:
+        """Play the round on with ``agents`` to its end, or (``until_seat``) until that seat
+        is to decide or a call is pending."""
         while not world.is_terminal and world.round_index == round_index:
+            if until_seat is not None and (world.current_player == until_seat
+                                           or getattr(world, "caller", None) is not None):
+                return
             player = world.current_player
             observation = {"observation": self.observer.write(world, player, self._buffer,
                                                               recent_events=agents[player].needs_recent_events),

@@ -132,7 +132,7 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
         simulations, has_leaf, leaf = budget.partition(LEAF_SEPARATOR)
         if sep and not (simulations.isdigit() and int(simulations) >= 1):
             raise ValueError(f"ismcts simulations must be an integer of at least 1, got {simulations!r} in {spec!r}")
-        from cardenv.agents.ismcts import LEAF_EVALUATIONS
+        from cardenv.agents.ismcts import LEAF_EVALUATIONS, VALUE_LEAVES
 
         if has_leaf and leaf not in LEAF_EVALUATIONS:
             raise ValueError(f"the ismcts leaf evaluation must be one of {', '.join(LEAF_EVALUATIONS)} (as in "
@@ -144,9 +144,9 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
                                  f"'ismcts:30@ppo:pretrained'), got {prior!r} in {spec!r}")
             if prior_name == "ppo":
                 argument = f"{budget}{PRIOR_SEPARATOR}ppo:{prior_argument}"
-        if leaf == "value" and not (has_prior and prior_name == "ppo"):
-            raise ValueError(f"the ismcts leaf 'value' reads a policy's value function: give a ppo prior (as in "
-                             f"'ismcts:100/value@ppo:pretrained'), got {spec!r}")
+        if leaf in VALUE_LEAVES and not (has_prior and prior_name == "ppo"):
+            raise ValueError(f"the ismcts leaf {leaf!r} reads a policy's value function: give a ppo prior (as in "
+                             f"'ismcts:100/{leaf}@ppo:pretrained'), got {spec!r}")
     elif name == "ppo":
         if not argument:
             raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/onefifty_v0/final_model.zip', "
