@@ -340,12 +340,13 @@ class ISMCTSAgent(Agent):
         first, or has a call pending (O-19's double for a failed call is in how it ends),
         is finished by the rollout's players and scored, and what follows it is the
         policy's value. In the policy's reward units, scaled like the other leaves."""
-        agents = self._rollout_players(seat)
+        agents = None
         if self.leaf == "next_value":
+            agents = self._rollout_players(seat)
             self._play(world, round_index, agents, until_seat=seat)
         if not world.is_terminal and world.round_index == round_index and getattr(world, "caller", None) is None:
             return self._policy_value(world, seat)
-        self._play(world, round_index, agents)
+        self._play(world, round_index, agents or self._rollout_players(seat))
         reward = self._policy_round_reward(world, round_index, seat)
         if not world.is_terminal and not world.eliminated[seat]:
             reward += self._policy_value(world, seat)
