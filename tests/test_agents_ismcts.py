@@ -247,7 +247,7 @@ def test_rollout_leaf_spelled_out_is_the_default():
     specs = ["ismcts:4/rollout"] + ["heuristic"] * 3
     assert _play("onefifty_v0", specs, 7, single_round=True).describe_events(None) == _play(
         "onefifty_v0", ["ismcts:4"] + ["heuristic"] * 3, 7, single_round=True).describe_events(None)
-    with pytest.raises(ValueError, match="leaf evaluation must be one of rollout, static, value, got 'x'"):
+    with pytest.raises(ValueError, match="leaf evaluation must be one of rollout, static, value, next_value, got 'x'"):
         ISMCTSAgent(ruleset_info("onefifty_v0"), np.random.default_rng(0), leaf="x")
 
 
