@@ -187,6 +187,14 @@ _worker_table: TournamentTable | None = None
 THREAD_POOL_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 @contextmanager
 def worker_thread_limits(workers: int) -> Iterator[None]:
     """Processes started inside get the usable cores shared out among ``workers`` as their
@@ -196,8 +204,7 @@ def worker_thread_limits(workers: int) -> Iterator[None]:
     over every core by default, and with every core busy playing games its helper threads
     wait for a time slice: measured on two cores with other games running, one onefifty_v0
     value estimate took 0.4 ms (8 ms between other work) against 0.16 ms single-threaded."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    limit = str(max(1, cores // workers))
+    limit = str(max(1, usable_cores() // workers))
     added = [name for name in THREAD_POOL_VARIABLES if name not in os.environ]
     os.environ.update(dict.fromkeys(added, limit))
     try:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 import sys
 import time
@@ -29,7 +28,7 @@ from cardenv.adapters.frame_stack import SingleSeatFrameStack
 from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
 from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped_rulesets
 from cardenv.agents.registry import MIXTURE_SEPARATOR, make_agent, make_mixture, ruleset_info
-from cardenv.eval.tournament import format_table, run_tournament
+from cardenv.eval.tournament import format_table, run_tournament, usable_cores
 from cardenv.train.config import SELFPLAY, TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
 from cardenv.train.warm_start import clone_into, collect_demonstrations, warm_started_ppo_class
@@ -61,13 +60,6 @@ def make_training_env(ruleset: str, opponent, env_kwargs: dict, pool_size: int, 
 
 
 SUBPROC_MIN_CORES = 4  # vec_env="auto" runs the envs in subprocesses from this many usable cores
-
-
-def usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def train(config: TrainConfig) -> dict:
