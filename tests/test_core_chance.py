@@ -155,3 +155,29 @@ def test_the_same_seed_records_the_same_outcomes():
 
 def test_every_ruleset_is_covered():
     assert sorted(r for r, *_ in GOLDEN) == sorted(rulesets() * 2)
+
+
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937,
+                                           np.random.Philox, np.random.SFC64])
+def test_draw_index_is_numpys_integers_draw_for_draw(bit_generator):
+    """The reference is numpy's own ``integers(n)``: the same values, and the generator
+    left where numpy leaves it (other draws in between read the same stream, the 32-bit
+    half numpy keeps for the next draw included)."""
+    from cardenv.core.chance import draw_index
+
+    bounds = [1, 2, 3, 5, 7, 12, 101, 1000, 2**31 + 5, 3 * 2**30, 2**32 - 1, 2**32, 2**40]
+    for seed in range(40):
+        fast, reference = np.random.Generator(bit_generator(seed)), np.random.Generator(bit_generator(seed))
+        picks = np.random.default_rng(seed + 10**6)
+        for step in range(80):
+            n = bounds[int(picks.integers(len(bounds)))]
+            if step % 9 == 0:
+                n = np.int64(n)  # a numpy integer bound draws the same
+            got = draw_index(fast, n)
+            assert got == int(reference.integers(n)) and type(got) is int, (seed, step, n)
+            if step % 7 == 0:
+                assert fast.random() == reference.random()
+            if step % 11 == 0:
+                assert fast.integers(2**63) == reference.integers(2**63)
+        for draw in (lambda g: g.integers(7), lambda g: g.integers(2**63), lambda g: g.random()):
+            assert draw(fast) == draw(reference)

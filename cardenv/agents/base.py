@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from cardenv.core.actions import ActionTable
+from cardenv.core.chance import draw_index
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.base import CardGameState
 
@@ -185,7 +186,7 @@ def uniform_choice(mask: np.ndarray, rng: np.random.Generator) -> int:
     legal = mask.nonzero()[0]
     if len(legal) == 0:
         raise ValueError("no legal action to choose from")
-    return int(legal[rng.integers(len(legal))])
+    return int(legal[draw_index(rng, len(legal))])
 
 
 def observation_for(agent: Agent, env, seat: int) -> dict[str, np.ndarray | None]:

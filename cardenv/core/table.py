@@ -181,9 +181,19 @@ class CardTable:
         order), one at a time, clockwise from player 0; ``chance`` is the source that
         shuffled the pile (none needed when it shuffled it already, as a seeded one does)."""
         players = range(self.num_players) if players is None else players
+        hands, pile = self.hands, self.draw_pile
+        if chance is not None:
+            chance = as_chance(chance)
+            if not chance.order_is_fixed():
+                for _ in range(num_slots):
+                    for p in players:
+                        hands[p].append(self.take_top(chance))
+                return
+        # The pile's order is fixed (a seeded shuffle): its top cards are dealt as they lie.
         for _ in range(num_slots):
             for p in players:
-                self.hands[p].append(self.draw_pile.pop() if chance is None else self.take_top(chance))
+                hands[p].append(pile.pop())
+        self.shuffled = min(self.shuffled, len(pile))
 
     def occupied_slots(self, player: int) -> list[int]:
         return [s for s, card in enumerate(self.hands[player]) if card != EMPTY]

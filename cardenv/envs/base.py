@@ -107,8 +107,10 @@ class CardGameEnv(AECEnv):
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        # A throwaway state gives the action table for this configuration.
-        self.action_table = self.state_class(self.config, np.random.default_rng(0)).action_table
+        # A throwaway state gives the action table for this configuration (and warms the
+        # observer, below).
+        throwaway = self.state_class(self.config, np.random.default_rng(0))
+        self.action_table = throwaway.action_table
         num_actions = len(self.action_table)
         obs_space = spaces.Dict(
             {
@@ -121,6 +123,10 @@ class CardGameEnv(AECEnv):
         state_layout = self.observer.state_layout
         self.state_space = spaces.Box(state_layout.low(), state_layout.high(), (state_layout.size,), np.float32)
         self._buffers = [self.observer.new_buffer() for _ in range(n)]
+        # The observation's compiled kernel comes from numba's cache on its first call, a
+        # quarter of a second once per process: paid here, with the env's construction,
+        # rather than as a stall in the middle of the first game.
+        self.observer.write(throwaway, throwaway.current_player, self._buffers[0])
         # The game version each buffer was built for (see CardGameState.version).
         self._buffer_versions: list[object | None] = [None] * n
         self._np_random: np.random.Generator | None = None

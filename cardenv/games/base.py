@@ -12,7 +12,7 @@ import copy
 from array import array
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,6 +46,12 @@ def mark_occupied_slots(mask: memoryview, first: int, hand: list[int]) -> None:
     for s, card in enumerate(hand):
         if card != EMPTY:
             mask[first + s] = 1
+
+
+@lru_cache(maxsize=4096)
+def _card_fields(first: int, count: int) -> str:
+    """``{first} {first+1} …`` for ``count`` cards of an event's text, or "no cards"."""
+    return " ".join(f"{{{first + i}}}" for i in range(count)) or "no cards"
 
 
 def occupied_slot_run(hands: list[list[int]], num_slots: int) -> array:
@@ -420,7 +426,7 @@ class RoundGameState:
         for p, hand in enumerate(hands):
             if self.eliminated[p] and not hand:
                 continue
-            shown = " ".join(f"{{{len(cards) + i}}}" for i in range(len(hand))) or "no cards"
+            shown = _card_fields(len(cards), len(hand))
             groups.append(f"player_{p} {shown} ({facts[p]})")
             cards += hand
         self.log("round end", -1, tuple(cards), PUBLIC,

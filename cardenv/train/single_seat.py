@@ -78,13 +78,16 @@ class SingleSeatEnv(gym.Env):
         self.render_mode = self._supported_render_mode(render_mode)
         self.illegal_reward = validation.real("illegal_reward", illegal_reward)
         self._ended_by_illegal_action = False
-        placeholder = np.random.default_rng(0)  # replaced by a seeded generator at every reset
-        self.opponents = [agent_factory(spec, self.info, placeholder) for spec in specs]
+        # Each agent its own generator (reseeded in place from the view's at the first reset
+        # and every seeded one): a generator shared by the seats would tie their draws.
+        self.opponents = [agent_factory(spec, self.info, np.random.default_rng(0)) for spec in specs]
         self.guide = Guide(guide, agent_factory(guide, self.info, np.random.default_rng(0))) if guide else None
         self.observation_space = policy_observation_space(self.info, guided=self.guide is not None)
+        self._observation_buffer = self.env.observer.new_buffer()
         self.action_space = spaces.Discrete(len(self.info.action_table))
         self.learner_seat = 0
         self._episode = 0
+        self._agents_seeded = False
         self._agents_by_seat: list[Agent | None] = []
         self._pending_reward = 0.0
 
@@ -98,11 +101,18 @@ class SingleSeatEnv(gym.Env):
         self._episode += 1
         others = iter(self.opponents)
         self._agents_by_seat = [None if s == self.learner_seat else next(others) for s in range(n)]
+        if seed is not None or not self._agents_seeded:
+            # The agents' generators start from the view's at a seeded reset (or the first)
+            # and run on through the episodes after it, as the view's own does: building a
+            # generator costs numpy about 8 µs, and a training run resets every few steps.
+            for agent in self.opponents:
+                agent.reseed(int(self.np_random.integers(2**63)))
+            if self.guide is not None:
+                self.guide.agent.reseed(int(self.np_random.integers(2**63)))
+            self._agents_seeded = True
         for agent in self.opponents:
-            agent.reseed(int(self.np_random.integers(2**63)))
             agent.reset()
         if self.guide is not None:
-            self.guide.agent.reseed(int(self.np_random.integers(2**63)))
             self.guide.reset()
         self._ended_by_illegal_action = False
         for redeals in range(self.MAX_REDEALS + 1):
@@ -202,10 +212,11 @@ class SingleSeatEnv(gym.Env):
         return 0.0
 
     def _observation(self) -> np.ndarray:
-        observation = self.env.observe(self.env.possible_agents[self.learner_seat])
-        if self.guide is None:
-            return observation["observation"]
         state = self.env.game
+        if self.guide is None:
+            # What env.observe gives the learner's agent, without its mask and dict.
+            return self.env.observer.write(state, self.learner_seat, self._observation_buffer).copy()
+        observation = self.env.observe(self.env.possible_agents[self.learner_seat])
         if self._ended_by_illegal_action or state.current_player != self.learner_seat:
             observation["action_mask"] = np.zeros_like(observation["action_mask"])  # no decision: no guide
         return self.guide.observe(observation, state, self.learner_seat)

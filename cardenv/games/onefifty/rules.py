@@ -102,6 +102,7 @@ class OneFiftyState(CardGameState):
 
     def __init__(self, config: OneFiftyConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
+        self.first_ids = self.action_table.first_ids
         super().__init__(config, standard_deck(), rng)
         self.phase = Phase.MAIN
         self.starter = 0
@@ -169,38 +170,39 @@ everyone else their total; otherwise the caller adds double and those below add 
 
     # --- legal actions -------------------------------------------------------------
     def _fill_legal_mask(self, mask: memoryview) -> None:
-        table, at = self.table, self.action_table
+        table = self.table
+        first = self.first_ids  # looked up once per table: masks are built at every move
         p = self.current_player
         hand = table.hands[p]
         phase = self.phase
         if phase == Phase.MAIN:
             if table.discard_pile:
                 if len(hand) < self.config.max_hand_slots:  # room for a penalty slot
-                    mark_occupied_slots(mask, at.first("match_select"), hand)
-                mark_occupied_slots(mask, at.first("take"), hand)
-            mask[at.first("draw")] = 1
+                    mark_occupied_slots(mask, first.match_select, hand)
+                mark_occupied_slots(mask, first.take, hand)
+            mask[first.draw] = 1
             if self.caller is None:
-                mask[at.first("call")] = 1
+                mask[first.call] = 1
         elif phase == Phase.MATCH_SELECT:
-            first = at.first("match_select")
+            match_select = first.match_select
             for s, card in enumerate(hand):
                 if card != EMPTY and s not in self.selected:
-                    mask[first + s] = 1
-            mask[at.first("match_confirm")] = 1
+                    mask[match_select + s] = 1
+            mask[first.match_confirm] = 1
         elif phase == Phase.DRAWN:
-            mark_occupied_slots(mask, at.first("swap"), hand)
-            mask[at.first("discard")] = 1
+            mark_occupied_slots(mask, first.swap, hand)
+            mask[first.discard] = 1
         elif phase == Phase.JACK_OWN or phase == Phase.QUEEN_PEEK:
-            mark_occupied_slots(mask, at.first("jack_own" if phase == Phase.JACK_OWN else "queen_peek"), hand)
+            mark_occupied_slots(mask, first.jack_own if phase == Phase.JACK_OWN else first.queen_peek, hand)
         elif phase == Phase.JACK_TARGET:
             n = self.num_players
-            firsts = at.seat_firsts("jack_target")
+            firsts = self.action_table.seat_firsts("jack_target")
             for offset in range(1, n):
                 mark_occupied_slots(mask, firsts[offset], table.hands[(p + offset) % n])
         elif phase == Phase.AFTER_ACTION:
-            mask[at.first("pass")] = 1
+            mask[first.pass_] = 1
             if self.caller is None:
-                mask[at.first("call")] = 1
+                mask[first.call] = 1
 
     # --- applying actions -------------------------------------------------------------
     def _apply(self, action: int) -> None:
