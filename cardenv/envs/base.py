@@ -181,6 +181,14 @@ class CardGameEnv(AECEnv):
             rng, _ = seeding.np_random(seed)
         else:
             rng = copy_generator(self._np_random)
+        self._start_game(rng, options)
+
+    def _start_game(self, rng: np.random.Generator, options: dict | None) -> None:
+        """:meth:`reset` with the new game's generator given: the game draws from ``rng``
+        itself (shared, not copied). For a front end that deals its games from a stream of
+        its own (the single-seat view: building a generator per game costs numpy more than
+        the deal). An error in ``options`` leaves the env as it was but may have drawn from
+        ``rng``."""
         game = self.state_class(self.config, rng, options)
         # Read from the new game before anything of the env changes, so that nothing below
         # can fail half-way through.

@@ -28,10 +28,12 @@ would take (:mod:`cardenv.agents.guide`).
 
 The view drives the rules engine (``env.game``) itself, every seat's moves, and pays the
 learner by the raw env's reward rules (:meth:`CardGameEnv.round_end_rewards` and
-:meth:`CardGameEnv.outcome_reward`): the raw env ``env`` deals (``reset``) and builds
-observations, and its AEC bookkeeping (``agent_selection``, ``rewards``, ...) stays as
-its ``reset`` left it (the AEC loop's bookkeeping, at every move of every seat, was a
-large share of the view's time).
+:meth:`CardGameEnv.outcome_reward`): the raw env ``env`` deals (as its ``reset`` does, the
+game drawing from the view's own generator) and builds observations, and its AEC
+bookkeeping (``agent_selection``, ``rewards``, ...) stays as the deal left it (the AEC
+loop's bookkeeping, at every move of every seat, was a large share of the view's time).
+Everything random — deals, seats' choices — follows from the seed of the view's last
+seeded reset (its first reset seeds from the operating system when none is given).
 """
 
 from __future__ import annotations
@@ -116,7 +118,9 @@ class SingleSeatEnv(gym.Env):
             self.guide.reset()
         self._ended_by_illegal_action = False
         for redeals in range(self.MAX_REDEALS + 1):
-            self.env.reset(seed=int(self.np_random.integers(2**31)), options=options)
+            # Every deal comes from the view's own generator (a generator per game would cost
+            # numpy more than the deal).
+            self.env._start_game(self.np_random, options)
             # What the learner earned before its first decision (a round another seat
             # ended first) is paid with its first step, as every reward since its last action.
             self._pending_reward = self._play_others()
