@@ -32,6 +32,37 @@ def test_seat_rotates_per_episode_and_masks_are_the_learners():
     assert seats == [0, 1, 2, 3]
 
 
+def _play_episodes(env, seed: int, episodes: int) -> list:
+    """Every observation, reward and end of ``episodes`` episodes after ``reset(seed=seed)``,
+    the learner playing the first legal action."""
+    trace = [env.reset(seed=seed)[0].tobytes()]
+    for episode in range(episodes):
+        if episode:
+            trace.append(env.reset()[0].tobytes())
+        done = False
+        while not done:
+            observation, reward, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            trace.append((observation.tobytes(), reward, terminated, truncated))
+            done = terminated or truncated
+    return trace
+
+
+@pytest.mark.parametrize("opponents", ["random", "heuristic", ["random", "heuristic", "random_no_call"]])
+def test_the_episodes_after_a_seeded_reset_are_the_same_whenever_they_are_played(opponents):
+    """The deals come from the view's generator and the seats' generators are reseeded from
+    it at a seeded reset only: episodes played before a seeded reset change nothing after
+    it, another seed plays other games, and each seat has a generator of its own."""
+    fresh = _play_episodes(SingleSeatEnv("onefifty_v0", opponents), seed=5, episodes=4)
+    used = SingleSeatEnv("onefifty_v0", opponents)
+    _play_episodes(used, seed=9, episodes=3)
+    assert _play_episodes(used, seed=5, episodes=4) == fresh
+    assert _play_episodes(SingleSeatEnv("onefifty_v0", opponents), seed=6, episodes=4) != fresh
+    view = SingleSeatEnv("onefifty_v0", opponents)
+    view.reset(seed=5)
+    generators = [agent.rng for agent in view.opponents]
+    assert len({id(rng) for rng in generators}) == 3
+
+
 def test_the_guide_is_built_by_the_views_agent_factory():
     from cardenv.agents import make_agent
 
