@@ -39,10 +39,10 @@ EVENT_ENTRIES, ACTION_ENTRIES, ROUND_ROWS = 8192, 4096, 8
 
 
 def compiled_seat_kinds(view) -> list[int] | None:
-    """What plays each seat of ``view`` in the compiled engine (the learner's seat is
-    LEARNER when the episode starts), or None when the view's games need the Python
-    engine: another ruleset, a seat that is not exactly ``random`` or ``random_no_call``
-    as the registry builds them, or a guide."""
+    """What plays each of ``view``'s opponents in the compiled engine (``kernel.RANDOM``
+    or ``kernel.RANDOM_NO_CALL``), or None when the view's games need the Python engine:
+    another ruleset, an opponent that is not exactly ``random`` or ``random_no_call`` as
+    the registry builds them, or a guide."""
     from cardenv.agents.base import NoCallAgent
     from cardenv.agents.random import RandomAgent
 
@@ -133,11 +133,13 @@ class CompiledSeats:
         self.seat_kinds = np.zeros(n, dtype=np.int64)
         self.seat_rows = np.zeros(n, dtype=np.int64)
         self.learner = 0
-        # The episode's start for env.game: the game generator's state before the buffer
-        # the deal drew from, how many of the buffer's outputs came before the deal.
-        self._episode_start: tuple[dict, int] | None = None
+        # The episode's start for env.game: the game generator's class, its state before
+        # the buffer the deal drew from, how many of the buffer's outputs came before the deal.
+        self._episode_start: tuple[type, dict, int] | None = None
         self._game = None  # the Python state rebuilt so far, and how many actions it has
         self._game_actions = 0
+        # The seats a relative reward compares (CardGameEnv.seats_in_round): every seat, as
+        # 150 has no eliminations.
         self._in_round = list(range(n)) if env.reward_mode == "relative" else ()
         self.eliminated = [False] * n  # 150 has no eliminations
         self._warm_up()
@@ -203,13 +205,6 @@ class CompiledSeats:
             self.round_points = np.concatenate([self.round_points, np.zeros_like(self.round_points)])
 
     # --- playing ----------------------------------------------------------------------
-    def forget_draws(self, rows) -> None:
-        """Drop the buffers of ``rows`` without putting their generators back (for
-        generators about to be reseeded)."""
-        for row in rows:
-            self.buffers[row].rng = None
-            self.drawn[row] = self.draws.shape[1]
-
     def new_episode(self, learner: int, agents_by_seat: list) -> float:
         """Deal a game from the view's generator and play the other seats up to the
         learner's first decision; returns the learner's rewards from those moves."""
@@ -222,7 +217,7 @@ class CompiledSeats:
                 k = view.opponents.index(agent)
                 self.seat_kinds[seat], self.seat_rows[seat] = self.agent_kinds[k], 1 + k
         self._ensure_draws()
-        self._episode_start = (self.buffers[0].state_before, int(self.drawn[0]))
+        self._episode_start = (type(view.np_random.bit_generator), self.buffers[0].state_before, int(self.drawn[0]))
         self._game, self._game_actions = None, 0
         self._new_game()
         self.scores_float[:] = 0.0
@@ -295,38 +290,40 @@ class CompiledSeats:
         return (rewards[0] if own else 0.0), others
 
     # --- what the view reads ----------------------------------------------------------
+    # ``item`` gives a Python int at a fraction of the cost of indexing and converting.
     @property
     def is_terminal(self) -> bool:
-        return bool(self.scalars[kernel.TERMINAL])
+        return self.scalars.item(kernel.TERMINAL) != 0
 
     @property
     def is_truncated(self) -> bool:
-        return bool(self.scalars[kernel.TRUNCATED])
+        return self.scalars.item(kernel.TRUNCATED) != 0
 
     @property
     def current_player(self) -> int | None:
-        current = int(self.scalars[kernel.CURRENT])
+        current = self.scalars.item(kernel.CURRENT)
         return None if current == EMPTY else current
 
     @property
     def phase(self) -> int:
-        return int(self.scalars[kernel.PHASE])
+        return self.scalars.item(kernel.PHASE)
 
     @property
     def final_turns_left(self) -> int:
-        return int(self.scalars[kernel.FINAL_TURNS_LEFT])
+        return self.scalars.item(kernel.FINAL_TURNS_LEFT)
 
     @property
     def turns_completed(self) -> int:
-        return int(self.scalars[kernel.TURNS])
+        return self.scalars.item(kernel.TURNS)
 
     @property
     def selected(self) -> list[int]:
-        return self.selected_slots[: self.scalars[kernel.SELECTED_LEN]].tolist()
+        count = self.scalars.item(kernel.SELECTED_LEN)
+        return self.selected_slots[:count].tolist() if count else []
 
     @property
     def jack_slot(self) -> int:
-        return int(self.scalars[kernel.JACK_SLOT])
+        return self.scalars.item(kernel.JACK_SLOT)
 
     def winners(self) -> list[int]:
         return lowest(self.scores.tolist())
@@ -342,21 +339,20 @@ class CompiledSeats:
         """The learner's observation, written into ``out``."""
         scalars = self.scalars
         me = self.current_player
-        discard_len = int(scalars[kernel.DISCARD_LEN])
-        caller = int(scalars[kernel.CALLER])
+        discard_len = scalars.item(kernel.DISCARD_LEN)
         return self.view.env.observer.write_facts(
             out, self.learner, self, self.hands_flat, self.knowledge, self.card_types,
-            int(self.discard_pile[discard_len - 1]) if discard_len else EMPTY,
-            EMPTY if me is None else int(self.held[me]), caller, int(scalars[kernel.DRAW_LEN]), discard_len,
-            self.scores_float, self.events[: scalars[kernel.EVENTS_LEN]])
+            self.discard_pile.item(discard_len - 1) if discard_len else EMPTY,
+            EMPTY if me is None else self.held.item(me), scalars.item(kernel.CALLER), scalars.item(kernel.DRAW_LEN),
+            discard_len, self.scores_float, self.events[: scalars.item(kernel.EVENTS_LEN)])
 
     def game(self):
         """The Python state of the game in progress, rebuilt from its actions (kept, and
         brought up to date at the next call)."""
         env = self.view.env
         if self._game is None:
-            state_before, drawn = self._episode_start
-            rng = np.random.Generator(type(self.view.np_random.bit_generator)())
+            bit_generator_class, state_before, drawn = self._episode_start
+            rng = np.random.Generator(bit_generator_class())
             rng.bit_generator.state = state_before
             if drawn:
                 rng.integers(0, 2**32, size=drawn, dtype=np.uint32)
