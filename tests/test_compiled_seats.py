@@ -65,6 +65,7 @@ def play_side_by_side(opponents, env_kwargs, episodes: int, seed: int, rng_seed:
             np.testing.assert_array_equal(got[0], want[0])
             assert got[1:] == want[1:], (episode, steps)
             assert type(got[1]) is float
+            assert all(type(score) is int for score in got[4].get("final_scores", ()))
             done = got[2] or got[3]
         assert compiled.render() == python.render()
     return compiled, python, steps

@@ -34,6 +34,13 @@ bookkeeping (``agent_selection``, ``rewards``, ...) stays as the deal left it (t
 loop's bookkeeping, at every move of every seat, was a large share of the view's time).
 Everything random — deals, seats' choices — follows from the seed of the view's last
 seeded reset (its first reset seeds from the operating system when none is given).
+
+``engine`` says what plays the games: the rules engine (``"python"``), or its compiled
+twin (``"compiled"``: onefifty_v0 against ``random`` and ``random_no_call`` seats without
+a guide, a third of the time a learner step, :mod:`cardenv.train.compiled_seats`), which
+plays the same games draw for draw; ``"auto"`` (the default) takes the twin where it can.
+Under the twin ``env.game`` is rebuilt from the actions when it is read (read it, do not
+change it), and an episode reset with ``options`` is played on the engine.
 """
 
 from __future__ import annotations
@@ -185,7 +192,7 @@ class SingleSeatEnv(gym.Env):
         if state.is_terminal or left:
             winners = [] if left else state.winners()
             info["win_share"] = 1.0 / len(winners) if self.learner_seat in winners else 0.0
-            info["final_scores"] = list(state.scores)
+            info["final_scores"] = [int(score) for score in state.scores]
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
