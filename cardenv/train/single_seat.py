@@ -40,7 +40,8 @@ twin (``"compiled"``: onefifty_v0 against ``random`` and ``random_no_call`` seat
 a guide, a third of the time a learner step, :mod:`cardenv.train.compiled_seats`), which
 plays the same games draw for draw; ``"auto"`` (the default) takes the twin where it can.
 Under the twin ``env.game`` is rebuilt from the actions when it is read (read it, do not
-change it), and an episode reset with ``options`` is played on the engine.
+change it, and read it again after a step: a state kept from before is brought up to date
+only at the next read), and an episode reset with ``options`` is played on the engine.
 """
 
 from __future__ import annotations
