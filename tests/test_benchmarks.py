@@ -199,3 +199,20 @@ def test_the_search_benchmark_measures_every_row_against_a_baseline(tmp_path):
     assert out.read_text().startswith("{")
     with pytest.raises(SystemExit):
         search.main(["--budgets", "0"])
+
+
+def test_the_training_benchmark_measures_every_engine(tmp_path):
+    """benchmarks/bench_training.py: the view alone and PPO on it, for each engine that can
+    play the field (the twin against random seats), beside PPO on a null env."""
+    spec = importlib.util.spec_from_file_location("bench_training", SCRIPT.parent / "bench_training.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "training.json"
+    result = module.main(["--opponents", "random_no_call", "--view-steps", "50", "--repeats", "1",
+                          "--segments", "1", "--segment-steps", "512", "--json", str(out)])
+    names = ["random_no_call, python", "random_no_call, compiled"]
+    assert list(result["view_us_per_step"]) == names
+    assert all(result["view_us_per_step"][name] > 0 for name in names)
+    assert set(result["ppo_steps_per_second"]) == {"null env", *names}
+    assert all(result["ratio"][name] > 0 for name in names)
+    assert json.loads(out.read_text())["ruleset"] == "onefifty_v0"
