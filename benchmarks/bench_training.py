@@ -22,14 +22,17 @@ Machines are noisy: compare rows of one run only.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from cardenv.train import SingleSeatEnv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_envs import write_json  # noqa: E402  (the benchmarks' shared helpers)
 
 
 def engines_for(ruleset: str, opponents: str) -> list[str]:
@@ -147,9 +150,7 @@ def main(argv: list[str] | None = None) -> dict:
               f"{'-' if ratio is None else f'{ratio:.2f}'} |")
     if args.segments:
         print(f"| null env | - | {result['ppo_steps_per_second']['null env']:,.0f} | 1.00 |")
-    if args.json:
-        with open(args.json, "w") as file:
-            json.dump(result, file, indent=2)
+    write_json(args.json, result)
     return result
 
 

@@ -187,6 +187,13 @@ def forget(known, learned_at, card) -> None:
 
 
 # --- the game ----------------------------------------------------------------------------
+@compiled(inline=True)
+def discard_face_up(discard_pile, scalars, known, learned_at, card) -> None:
+    discard_pile[scalars[DISCARD_LEN]] = card
+    scalars[DISCARD_LEN] += 1
+    reveal_to_all(known, learned_at, scalars, card)
+
+
 @compiled
 def num_occupied(hands, hand_len, player) -> int:
     count = 0
@@ -434,9 +441,7 @@ def apply(action, setup, scalars, kind_of, slot_of, offset_of, card_types, ranks
         if right:
             for i in range(count):
                 hands[p, slots[i]] = NONE
-                discard_pile[scalars[DISCARD_LEN]] = cards[i]
-                scalars[DISCARD_LEN] += 1
-                reveal_to_all(known, learned_at, scalars, cards[i])
+                discard_face_up(discard_pile, scalars, known, learned_at, cards[i])
             log_slots_face_up(events, scalars, setup[EVENT_MATCH], p, slots, count, cards, card_types)
             if num_occupied(hands, hand_len, p) == 0:  # O-16
                 round_over = True
@@ -468,9 +473,7 @@ def apply(action, setup, scalars, kind_of, slot_of, offset_of, card_types, ranks
         taken = discard_pile[scalars[DISCARD_LEN]]
         replaced = hands[p, slot]
         hands[p, slot] = taken
-        discard_pile[scalars[DISCARD_LEN]] = replaced
-        scalars[DISCARD_LEN] += 1
-        reveal_to_all(known, learned_at, scalars, replaced)
+        discard_face_up(discard_pile, scalars, known, learned_at, replaced)
         log_event(events, scalars, setup[EVENT_TAKE], p, p, slot, NONE, 0, taken, card_types)
         log_event(events, scalars, setup[EVENT_DISCARD], p, p, slot, NONE, 0, replaced, card_types)
         main_action_done = True
@@ -486,18 +489,14 @@ def apply(action, setup, scalars, kind_of, slot_of, offset_of, card_types, ranks
         held[p] = NONE
         replaced = hands[p, slot]
         hands[p, slot] = card
-        discard_pile[scalars[DISCARD_LEN]] = replaced
-        scalars[DISCARD_LEN] += 1
-        reveal_to_all(known, learned_at, scalars, replaced)
+        discard_face_up(discard_pile, scalars, known, learned_at, replaced)
         log_event(events, scalars, setup[EVENT_SWAP], p, p, slot, NONE, 0, NONE, card_types)
         log_event(events, scalars, setup[EVENT_DISCARD], p, p, slot, NONE, 0, replaced, card_types)
         main_action_done = True
     elif kind == DISCARD_KIND:  # O-08; the powers O-11 … O-13
         card = held[p]
         held[p] = NONE
-        discard_pile[scalars[DISCARD_LEN]] = card
-        scalars[DISCARD_LEN] += 1
-        reveal_to_all(known, learned_at, scalars, card)
+        discard_face_up(discard_pile, scalars, known, learned_at, card)
         log_event(events, scalars, setup[EVENT_DISCARD], p, NONE, 0, NONE, 0, card, card_types)
         rank = ranks[card]
         has_own = num_occupied(hands, hand_len, p) > 0
