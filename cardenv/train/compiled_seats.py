@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenv.core.cards import standard_deck
+from cardenv.core.cards import RANK_OF, standard_deck
 from cardenv.core.knowledge import Knowledge
 from cardenv.core.scoring import lowest
 from cardenv.core.table import EMPTY
@@ -109,7 +109,7 @@ class CompiledSeats:
         self.card_types = np.asarray(config.deck_types(standard_deck()), dtype=np.int64)  # as OneFiftyState's
         num_cards = len(self.card_types)
         setup[kernel.NUM_CARDS] = num_cards
-        self.ranks = (self.card_types >> 2).astype(np.int64)
+        self.ranks = RANK_OF[self.card_types]
         self.points = POINTS[self.card_types].astype(np.int64)
         self.scalars = np.zeros(kernel.NUM_SCALARS, dtype=np.int64)
         self.hands = np.full((n, slots), EMPTY, dtype=np.int64)
