@@ -29,10 +29,8 @@ class AecSingleSeatEnv(SingleSeatEnv):
 
 def assert_same_episodes(ruleset: str, opponents, env_kwargs: dict | None = None, episodes: int = 20,
                          steps: int = 2500, **view_kwargs) -> None:
-    # The view as it plays by default (against random seats in onefifty_v0, the compiled
-    # engine: cardenv.train.compiled_seats) against the AEC loop on the rules engine.
     fast = SingleSeatEnv(ruleset, opponents, env_kwargs, render_mode="ansi", **view_kwargs)
-    reference = AecSingleSeatEnv(ruleset, opponents, env_kwargs, render_mode="ansi", engine="python", **view_kwargs)
+    reference = AecSingleSeatEnv(ruleset, opponents, env_kwargs, render_mode="ansi", **view_kwargs)
     rng = np.random.default_rng(7)
     played = 0
     for episode in range(episodes):

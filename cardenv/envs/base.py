@@ -132,17 +132,6 @@ class CardGameEnv(AECEnv):
         self._np_random: np.random.Generator | None = None
         self.game: CardGameState | None = None
 
-    def __getattr__(self, name: str) -> Any:
-        # Reached only for an attribute that is not set. A front end that plays the game
-        # elsewhere (the single-seat view's compiled seats, cardenv.train.compiled_seats)
-        # unsets ``game`` and leaves a function that builds it when it is read.
-        if name == "game":
-            build = self.__dict__.get("_game_source")
-            if build is not None:
-                self.game = build()
-                return self.game
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     @classmethod
     def option_names(cls) -> list[str]:
         """Every keyword the constructor accepts: the env's own, then the ruleset's."""

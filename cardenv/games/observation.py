@@ -24,7 +24,6 @@ import numpy as np
 
 from cardenv.core import validation
 from cardenv.core.cards import IS_RED, NUM_STANDARD_TYPES, NUM_SUITS, RANK_OF, SUIT_NAMES, copies_per_type
-from cardenv.core.knowledge import Knowledge
 from cardenv.core.observation import ObservationLayout
 from cardenv.core.table import EMPTY
 from cardenv.games.base import CardGameState
@@ -291,8 +290,7 @@ class TableObserver(Observer):
     entries); the buffers, memoryviews and caches are the ``scratch`` a copy rebuilds
     (see :class:`Observer`)."""
 
-    scratch = ("_buffer", "_flat", "_scores", "_scores_list", "_flat_of", "_write_observation",
-               "_write_observation_of_facts")
+    scratch = ("_buffer", "_flat", "_scores", "_scores_list", "_flat_of", "_write_observation")
     points: np.ndarray  # points per card type
     phases: type[IntEnum]
     state_class: type[CardGameState]  # the ruleset's engine (its event kinds)
@@ -397,8 +395,6 @@ class TableObserver(Observer):
         self._scores_list = [0] * n  # … and as the state held them
         self._flat_of: dict[int, tuple[np.ndarray, memoryview]] = {}  # by id(out)
         self._write_observation = self.compiled_call("_write_observation", observation_kernels.write_table_observation)
-        self._write_observation_of_facts = self.compiled_call("_write_observation_of_facts",
-                                                              observation_kernels.write_table_observation)
 
     def max_round_points(self) -> int:
         """The most one player can add in a round (bounds the ``scores`` piece)."""
@@ -575,34 +571,6 @@ class TableObserver(Observer):
         if self._derived_on:
             self._fill_derived_pieces(buffer)
         return buffer.copy() if out is None else out
-
-    def write_facts(self, out: np.ndarray, observer: int, state, hands: np.ndarray, knowledge: Knowledge,
-                    card_types: np.ndarray, top_discard: int, held_card: int, caller: int, draw_len: int,
-                    discard_len: int, scores: np.ndarray, event_records: np.ndarray) -> np.ndarray:
-        """:meth:`write` (with the recent events) from the facts an engine keeps in arrays
-        (the single-seat view's compiled seats, :mod:`cardenv.train.compiled_seats`), into
-        ``out``, a buffer of the caller's own: ``hands`` each hand's length then its cards,
-        seat after seat (int64), the knowledge table, ``held_card`` the card
-        the player to act holds (EMPTY for none), ``scores`` as floats, ``event_records``
-        the int32 records; ``state`` answers what the ruleset's own pieces read
-        (``current_player``, ``phase``, ``final_turns_left``, ``turns_completed`` and the
-        ruleset's attributes). The same kernel as :meth:`write`, entered for these types."""
-        config = self.config
-        me = state.current_player
-        if me is None or held_card == EMPTY:
-            drawn_card = EMPTY
-        else:
-            drawn_card = held_card if me == observer else observation_kernels.HELD_BY_ANOTHER
-        self._write_observation_of_facts(
-            out, observer, hands, knowledge.shown_to(observer, config.memory), card_types, knowledge.known,
-            self._card_tables, self._identity_of_type, top_discard,
-            drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % config.num_players, caller,
-            state.final_turns_left, state.turns_completed, draw_len, discard_len, scores, event_records,
-            self._event_tables[observer], self._face_sums, knowledge.decided_at.item(observer), self._memory_none, True)
-        self._fill_ruleset_pieces(state, observer, memoryview(out), self._starts)
-        if self._derived_on:
-            self._fill_derived_pieces(out)
-        return out
 
     def _keep_flat(self, out: np.ndarray) -> tuple[np.ndarray, memoryview]:
         """``out`` as a memoryview, kept for the next call with it (a few buffers: an

@@ -34,14 +34,6 @@ bookkeeping (``agent_selection``, ``rewards``, ...) stays as the deal left it (t
 loop's bookkeeping, at every move of every seat, was a large share of the view's time).
 Everything random — deals, seats' choices — follows from the seed of the view's last
 seeded reset (its first reset seeds from the operating system when none is given).
-
-``engine`` says what plays the games: the rules engine (``"python"``), or its compiled
-twin (``"compiled"``: onefifty_v0 against ``random`` and ``random_no_call`` seats without
-a guide, a third of the time a learner step, :mod:`cardenv.train.compiled_seats`), which
-plays the same games draw for draw; ``"auto"`` (the default) takes the twin where it can.
-Under the twin ``env.game`` is rebuilt from the actions when it is read (read it, do not
-change it, and read it again after a step: a state kept from before is brought up to date
-only at the next read), and an episode reset with ``options`` is played on the engine.
 """
 
 from __future__ import annotations
@@ -59,12 +51,6 @@ from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
 from cardenv.core import validation
 
 
-ENGINES = ("auto", "python", "compiled")
-"""What plays a view's games: ``"python"`` the rules engine; ``"compiled"`` its compiled twin
-(onefifty_v0 against random seats only, :mod:`cardenv.train.compiled_seats`); ``"auto"``
-the twin where it can, else the engine."""
-
-
 class SingleSeatEnv(gym.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
     MAX_REDEALS = 1000
@@ -79,9 +65,7 @@ class SingleSeatEnv(gym.Env):
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
         guide: str | None = None,
-        engine: str = "auto",
     ):
-        engine = validation.choice("engine", engine, ENGINES)
         env_kwargs = dict(validation.mapping("env_kwargs", env_kwargs) or {})
         self.ruleset = ruleset
         self.info = ruleset_info(ruleset, **env_kwargs)
@@ -108,15 +92,6 @@ class SingleSeatEnv(gym.Env):
         self._agents_seeded = False
         self._agents_by_seat: list[Agent | None] = []
         self._pending_reward = 0.0
-        self.engine = self._choose_engine(engine)
-        # The compiled twin of the games (cardenv.train.compiled_seats), when the engine is
-        # "compiled"; an episode started with reset options plays on the Python engine.
-        self._seats = None
-        if self.engine == "compiled":
-            from cardenv.train.compiled_seats import CompiledSeats, compiled_seat_kinds
-
-            self._seats = CompiledSeats(self, compiled_seat_kinds(self))
-        self._seats_play = False  # whether the episode in progress is the twin's
 
     # --- gymnasium API ----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -128,10 +103,6 @@ class SingleSeatEnv(gym.Env):
         self._episode += 1
         others = iter(self.opponents)
         self._agents_by_seat = [None if s == self.learner_seat else next(others) for s in range(n)]
-        seats = self._seats
-        self._seats_play = seats is not None and not options
-        if seats is not None and (not self._seats_play or seed is not None or not self._agents_seeded):
-            seats.sync()  # the generators back where the games left them, for draws of their own
         if seed is not None or not self._agents_seeded:
             # The agents' generators start from the view's at a seeded reset (or the first)
             # and run on through the episodes after it, as the view's own does: building a
@@ -148,26 +119,19 @@ class SingleSeatEnv(gym.Env):
         self._ended_by_illegal_action = False
         for redeals in range(self.MAX_REDEALS + 1):
             # Every deal comes from the view's own generator (a generator per game would cost
-            # numpy more than the deal). What the learner earned before its first decision (a
-            # round another seat ended first) is paid with its first step, as every reward
-            # since its last action.
-            if self._seats_play:
-                # env.game is rebuilt from the twin's actions when it is read.
-                self.env.__dict__.pop("game", None)
-                self.env._game_source = seats.game
-                self._pending_reward = seats.new_episode(self.learner_seat, self._agents_by_seat)
-            else:
-                self.env._game_source = None
-                self.env._start_game(self.np_random, options)
-                self._pending_reward = self._play_others()
-            state = self._state()
+            # numpy more than the deal).
+            self.env._start_game(self.np_random, options)
+            # What the learner earned before its first decision (a round another seat
+            # ended first) is paid with its first step, as every reward since its last action.
+            self._pending_reward = self._play_others()
+            state = self.env.game
             if not state.is_terminal and not state.eliminated[self.learner_seat]:
                 return self._observation(), {"learner_seat": self.learner_seat, "redeals": redeals}
         raise RuntimeError(f"{self.ruleset}: the learner's seat "
                            f"{self.learner_seat} got no decision in {self.MAX_REDEALS + 1} deals in a row")
 
     def step(self, action):
-        state = self._state()
+        state = self.env.game
         if state.is_terminal or self._ended_by_illegal_action or state.eliminated[self.learner_seat]:
             raise RuntimeError("step() after the episode ended; call reset()")
         if isinstance(action, np.ndarray) and action.shape == ():  # what Discrete.sample() and some trainers give
@@ -177,14 +141,9 @@ class SingleSeatEnv(gym.Env):
             self._ended_by_illegal_action = True
             info = {"learner_seat": self.learner_seat, "illegal_action": action}
             return self._observation(), self.illegal_reward, True, False, info
-        if self._seats_play:
-            own, others = self._seats.step(action)
-            self.env.__dict__.pop("game", None)  # rebuilt from the twin's actions when read
-        else:
-            own = self._advance(action)
-        reward = own + self._pending_reward
+        reward = self._advance(action) + self._pending_reward
         self._pending_reward = 0.0
-        reward += others if self._seats_play else self._play_others()
+        reward += self._play_others()
         # A learner eliminated while the game goes on has lost: its episode ends there.
         left = bool(state.eliminated[self.learner_seat]) and not state.is_terminal
         terminated = (state.is_terminal and not state.is_truncated) or left
@@ -193,7 +152,7 @@ class SingleSeatEnv(gym.Env):
         if state.is_terminal or left:
             winners = [] if left else state.winners()
             info["win_share"] = 1.0 / len(winners) if self.learner_seat in winners else 0.0
-            info["final_scores"] = [int(score) for score in state.scores]
+            info["final_scores"] = list(state.scores)
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -201,7 +160,7 @@ class SingleSeatEnv(gym.Env):
         vector envs (their default next-step autoreset) take one more action after the
         episode's last step and discard it while they reset: an all-False mask there would
         leave a masked sampler nothing to choose from."""
-        state = self._state()
+        state = self.env.game
         if (state.is_terminal or self._ended_by_illegal_action or state.current_player != self.learner_seat
                 or state.eliminated[self.learner_seat]):
             return np.ones(self.action_space.n, dtype=bool)
@@ -213,26 +172,6 @@ class SingleSeatEnv(gym.Env):
         return None
 
     # --- helpers --------------------------------------------------------------------------
-    def _choose_engine(self, engine: str) -> str:
-        """``engine`` as this view plays it: "compiled" where its games can be
-        (cardenv.train.compiled_seats.compiled_seat_kinds), else "python"."""
-        from cardenv.train.compiled_seats import compiled_seat_kinds
-
-        if engine == "python":
-            return engine
-        if compiled_seat_kinds(self) is not None:
-            return "compiled"
-        if engine == "compiled":
-            raise ValueError("engine='compiled' plays onefifty_v0 against random and random_no_call seats without "
-                             f"a guide; got {self.ruleset} against {self.opponent_specs!r}"
-                             + (f" with guide {self.guide.spec!r}" if self.guide is not None else "")
-                             + "; use engine='auto' or 'python'")
-        return "python"
-
-    def _state(self):
-        """What the episode in progress is played on: the compiled twin or the engine."""
-        return self._seats if self._seats_play else self.env.game
-
     def _supported_render_mode(self, render_mode: object) -> str | None:
         """Gymnasium's convention for a render mode the env lacks: ``gymnasium.make`` passes
         it on with a warning, and tools ask for one unprompted (stable-baselines3's
@@ -277,8 +216,6 @@ class SingleSeatEnv(gym.Env):
         return 0.0
 
     def _observation(self) -> np.ndarray:
-        if self._seats_play:
-            return self._seats.observe(self._observation_buffer).copy()
         state = self.env.game
         if self.guide is None:
             # What env.observe gives the learner's agent, without its mask and dict.
