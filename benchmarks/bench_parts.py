@@ -87,7 +87,7 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         parts["without the recent events"] = lambda: replaced(cls, "_pack_tables", pack_tables_without_events)
         parts["without gathering the state's facts"] = lambda: replaced(
             carte_observation, "state_facts", lambda *a: fixed_deal)
-    parts["without the engine's event log"] = lambda: replaced(engine_base.RoundGameState, "log", do_nothing)
+    parts["without the engine's event log"] = lambda: replaced(engine_base.GameState, "log", do_nothing)
     parts["without its integer records"] = lambda: replaced(engine_base, "append_event_record", do_nothing)
     return parts
 

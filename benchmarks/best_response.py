@@ -29,7 +29,8 @@ import sys
 import time
 from pathlib import Path
 
-from cardenv.agents.registry import parse_spec, ruleset_info
+from cardenv.agents.specs import parse_spec
+from cardenv.envs.info import ruleset_info
 from cardenv.train.config import TrainConfig, parse_env_args
 
 # docs/agents.md's guided recipe, the same for every target.

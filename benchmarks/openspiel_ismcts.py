@@ -21,8 +21,8 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import cardenv.adapters.openspiel  # noqa: F401  (registers the games)
-from cardenv.agents.registry import make_agent
-from cardenv.agents.rulesets import ruleset_info
+from cardenv.agents.specs import make_agent
+from cardenv.envs.info import ruleset_info
 
 
 def play(game, bot, agent, bot_seat: int, rng: np.random.Generator) -> float:

@@ -27,7 +27,7 @@ from open_spiel.python.algorithms import exploitability, get_all_states
 from open_spiel.integration_tests import api_test
 
 import cardenv.adapters.openspiel as cardenv_openspiel
-from cardenv.games.mini import MINI_VARIANTS
+from cardenv import MINI_VARIANTS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -77,8 +77,8 @@ def solve(game_name: str, iterations: int) -> tuple[dict, "pyspiel.Game"]:
 
 def agent_policy(game, ruleset: str, spec: str, samples: int, seed: int) -> policy_lib.TabularPolicy:
     """The agent ``spec`` as an explicit policy of ``game`` (its Python, uncached form)."""
-    from cardenv.agents.registry import make_agent
-    from cardenv.agents.rulesets import ruleset_info
+    from cardenv.agents.specs import make_agent
+    from cardenv.envs.info import ruleset_info
 
     info = ruleset_info(ruleset, **MINI_VARIANTS[ruleset])
     agent = make_agent(spec, info, np.random.default_rng(seed))

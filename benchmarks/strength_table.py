@@ -29,7 +29,8 @@ import time
 from pathlib import Path
 
 from cardenv.agents.pretrained import SHIPPED_VARIANTS, shipped_rulesets
-from cardenv.agents.registry import ruleset_info, rulesets
+from cardenv.envs.info import ruleset_info
+from cardenv.rulesets import ruleset_names
 from cardenv.eval.tournament import run_tournament
 from cardenv.train.config import parse_env_args
 
@@ -72,7 +73,7 @@ def markdown(results: dict, ruleset: str, agents: list[str], env_kwargs: dict) -
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--rulesets", nargs="+", default=rulesets(), choices=rulesets())
+    p.add_argument("--rulesets", nargs="+", default=ruleset_names(), choices=ruleset_names())
     p.add_argument("--games", type=int, default=400, help="games per cell without search")
     p.add_argument("--search-games", type=int, default=40, help="games per cell with ismcts on either side")
     p.add_argument("--budgets", type=int, nargs="+", default=[10, 30],

@@ -4,16 +4,26 @@ information, as PettingZoo AEC environments.
     import cardenv
     env = cardenv.onefifty_v0.env()
 
-Importing cardenv also registers every environment with PettingZoo's registry (PettingZoo
-1.27 and later; older releases have none), so ``pettingzoo.make("aec", "cardenv/onefifty-v0")``
+Every ruleset of the registry (:data:`cardenv.rulesets.RULESETS`) is a module here,
+``cardenv.<ruleset>``. Importing cardenv also registers every environment with
+PettingZoo's registry (PettingZoo 1.27 and later; older releases have none) and the
+single-seat views with Gymnasium's, so ``pettingzoo.make("aec", "cardenv/onefifty-v0")``
 works after ``import cardenv``.
 """
 
-from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
-from cardenv.adapters.registration import ENV_IDS, register_envs
-from cardenv.games.mini import MINI_VARIANTS
+import importlib
 
-__version__ = "0.1.0"
-__all__ = ["ENV_IDS", "MINI_VARIANTS", "carte_v0", "cut_v0", "kaboom_v0", "onefifty_v0", "register_envs"]
+from cardenv.adapters.registration import ENV_IDS, register_envs
+from cardenv.core.version import __version__
+from cardenv.rulesets import RULESETS, mini_variants, ruleset_names
+
+
+for _name in ruleset_names():
+    globals()[_name] = importlib.import_module(f"{__name__}.{_name}")
+
+MINI_VARIANTS = mini_variants()
+"""Per ruleset, the options of its mini variant: a game small enough to solve exactly."""
+
+__all__ = ["ENV_IDS", "__version__", "MINI_VARIANTS", "RULESETS", "register_envs", *ruleset_names()]
 
 register_envs()

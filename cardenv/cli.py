@@ -16,16 +16,20 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cardenv.extras import MissingExtra, require_extra
+from cardenv.core.extras import MissingExtra, require_extra
+from cardenv.rulesets import ruleset_names
 
-DESCRIPTION = """\
+RULESETS_HELP = "one of: " + ", ".join(ruleset_names())
+_EXAMPLE, _OTHER = (ruleset_names() * 2)[:2]
+DESCRIPTION = f"""\
 cardenv: multi-agent RL environments for card games of hidden and remembered information.
+Rulesets: {", ".join(ruleset_names())}.
 
-  cardenv eval onefifty_v0 --agent heuristic --field random_no_call --games 400
-  cardenv eval cut_v0 --agent ismcts:50 --field heuristic --save-games games/
-  cardenv play onefifty_v0 --seat 0 --opponents heuristic,heuristic,ismcts --seed 3
+  cardenv eval {_EXAMPLE} --agent heuristic --field random_no_call --games 400
+  cardenv eval {_OTHER} --agent ismcts:50 --field heuristic --save-games games/
+  cardenv play {_EXAMPLE} --seat 0 --opponents heuristic,heuristic,ismcts --seed 3
   cardenv replay games/game_00000.json --viewer player_1
-  cardenv train onefifty_v0 --total-timesteps 100000
+  cardenv train {_EXAMPLE} --total-timesteps 100000
 """
 
 
@@ -41,7 +45,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
-    from cardenv import __version__
+    from cardenv.core.version import __version__
 
     return __version__
 
@@ -50,7 +54,8 @@ def _version() -> str:
 def check_env(ruleset: str, env_args: list[str], base: dict | None = None) -> dict:
     """The env options: ``base`` updated by the ``--env-arg`` pairs, checked by building
     the env once."""
-    from cardenv.agents.registry import check_ruleset, make_raw_env
+    from cardenv.rulesets import check_ruleset
+    from cardenv.envs.info import make_raw_env
     from cardenv.train.config import parse_env_args
 
     try:
@@ -63,7 +68,7 @@ def check_env(ruleset: str, env_args: list[str], base: dict | None = None) -> di
 
 
 def check_specs(specs: list[str]) -> None:
-    from cardenv.agents.registry import parse_spec
+    from cardenv.agents.specs import parse_spec
 
     for spec in specs:
         try:
@@ -77,7 +82,8 @@ def check_agents(specs: list[str], ruleset: str, env_kwargs: dict) -> None:
     that needs a module named, is a user error."""
     import numpy as np
 
-    from cardenv.agents.registry import make_agent, ruleset_info
+    from cardenv.agents.specs import make_agent
+    from cardenv.envs.info import ruleset_info
 
     info = ruleset_info(ruleset, **env_kwargs)
     for spec in dict.fromkeys(specs):
@@ -92,7 +98,7 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
     (they must agree), so that evaluating a model needs no ``--env-arg`` to match its
     training."""
     from cardenv.agents.ppo import model_metadata
-    from cardenv.agents.registry import parse_spec
+    from cardenv.agents.specs import parse_spec
 
     found: dict[str, dict] = {}
     for spec in specs:
@@ -101,7 +107,7 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
         if name == "ppo":
             metadata = model_metadata(argument)
         elif name == "rllib":  # the rllib agent needs the extra anyway
-            from cardenv.adapters.rllib import checkpoint_metadata
+            from cardenv.agents.rllib import checkpoint_metadata
 
             metadata = checkpoint_metadata(argument.partition("#")[0])
         if metadata is None:
@@ -176,7 +182,7 @@ def _output_directory(text: str) -> str:
 
 # --- eval ---------------------------------------------------------------------------------
 def _add_eval(sub) -> None:
-    from cardenv.agents.registry import AGENT_SPECS
+    from cardenv.agents.specs import AGENT_SPECS
 
     p = sub.add_parser(
         "eval", help="a tournament: one agent against a field, seats rotated, seeded",
@@ -184,7 +190,7 @@ def _add_eval(sub) -> None:
                     "equally often, and report its win share with a 95% interval. Agent specs: "
                     + AGENT_SPECS + ".",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("ruleset", help="e.g. onefifty_v0, cut_v0")
+    p.add_argument("ruleset", help=RULESETS_HELP)
     p.add_argument("--agent", required=True,
                    help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip, rllib:CHECKPOINT")
     p.add_argument("--field", nargs="+", default=["random_no_call"],
@@ -211,7 +217,7 @@ def _add_eval(sub) -> None:
 
 
 def _run_eval(args) -> int:
-    from cardenv.agents.registry import ruleset_info
+    from cardenv.envs.info import ruleset_info
     from cardenv.eval import format_table, run_tournament
     from cardenv.eval.tournament import whole_rotations
 
@@ -273,7 +279,7 @@ def _add_play(sub) -> None:
                     "what happened since your last decision, and your legal choices; answer with a number or "
                     "a (unique start of a) name, ? for help, q to quit.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("ruleset", help="e.g. onefifty_v0, cut_v0")
+    p.add_argument("ruleset", help=RULESETS_HELP)
     p.add_argument("--seat", type=_seed, default=0, help="your seat (0 plays first in the first round's order)")
     p.add_argument("--opponents", default="heuristic",
                    help="one agent spec for every other seat, or one per other seat separated by commas "
@@ -287,7 +293,7 @@ def _add_play(sub) -> None:
 
 
 def _run_play(args) -> int:
-    from cardenv.agents.registry import ruleset_info
+    from cardenv.envs.info import ruleset_info
     from cardenv.human.play import CardStyle, play
 
     env_kwargs = check_env(args.ruleset, args.env_arg)

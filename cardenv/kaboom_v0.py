@@ -1,5 +1,8 @@
-"""``cardenv.kaboom_v0``: ``env()`` (wrapped), ``raw_env()`` and ``parallel_env()``, as in pettingzoo.classic."""
+"""``cardenv.kaboom_v0``: "KABOOM" as a PettingZoo AEC environment: ``env()`` (wrapped),
+``raw_env()`` and ``parallel_env()``, as in pettingzoo.classic (docs/kaboom.md)."""
 
-from cardenv.envs.kaboom import env, parallel_env, raw_env
+from cardenv.envs.base import ruleset_env_api
+
+raw_env, env, parallel_env = ruleset_env_api(__name__.rpartition(".")[2])
 
 __all__ = ["env", "parallel_env", "raw_env"]

@@ -1,5 +1,8 @@
-"""``cardenv.onefifty_v0``: ``env()`` (wrapped), ``raw_env()`` and ``parallel_env()``, as in pettingzoo.classic."""
+"""``cardenv.onefifty_v0``: "150" as a PettingZoo AEC environment: ``env()`` (wrapped),
+``raw_env()`` and ``parallel_env()``, as in pettingzoo.classic (docs/onefifty.md)."""
 
-from cardenv.envs.onefifty import env, parallel_env, raw_env
+from cardenv.envs.base import ruleset_env_api
+
+raw_env, env, parallel_env = ruleset_env_api(__name__.rpartition(".")[2])
 
 __all__ = ["env", "parallel_env", "raw_env"]

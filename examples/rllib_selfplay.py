@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from cardenv.extras import MissingExtra
+from cardenv.core.extras import MissingExtra
 
 try:
     from cardenv.adapters.rllib import ppo_config, write_metadata

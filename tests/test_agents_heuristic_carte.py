@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenv.agents.registry import make_agent, ruleset_info
+from cardenv.agents.specs import make_agent
+from cardenv.envs.info import ruleset_info
 from cardenv.eval import run_tournament
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
 

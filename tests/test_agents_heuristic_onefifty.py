@@ -111,7 +111,7 @@ def test_memory_resets_every_round_and_game():
 def test_worst_slot_matches_its_numpy_form():
     """``_worst_slot`` scans a hand's few slots in plain Python; the numpy form it
     replaced, over random values with empty slots (NaN), ties and unknown cards."""
-    from cardenv.agents.heuristics.onefifty import OneFiftyHeuristic
+    from cardenv.games.onefifty.heuristic import OneFiftyHeuristic
 
     def numpy_worst_slot(own_values, known):
         values = np.where(np.isnan(own_values), -np.inf, own_values)
@@ -131,7 +131,7 @@ def test_worst_slot_matches_its_numpy_form():
 def test_the_sampled_deals_order_the_draws_as_argsort_does():
     """``first_in_sorted_order`` sorts integers instead of arg-sorting the draws; the
     columns it returns are argsort's, for rows of every length a deal can have."""
-    from cardenv.agents.heuristics.onefifty import first_in_sorted_order
+    from cardenv.engine.slot_heuristic import first_in_sorted_order
 
     rng = np.random.default_rng(0)
     for columns in [1, 2, 3, 7, 8, 9, 31, 32, 33, 45, 52, 64, 65, 200]:

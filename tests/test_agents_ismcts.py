@@ -8,7 +8,8 @@ import copy
 import numpy as np
 import pytest
 
-from cardenv.agents import ismcts, make_agent, make_raw_env, ruleset_info, rulesets
+from cardenv.agents import ismcts, make_agent, make_raw_env, ruleset_info
+from cardenv.rulesets import ruleset_names
 from cardenv.agents.ismcts import ISMCTSAgent
 from cardenv.eval.tournament import play_game
 
@@ -22,7 +23,7 @@ def _play(ruleset: str, specs: list[str], seed: int, factory=make_agent, **env_k
     return env.game
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_plays_full_games_without_illegal_moves(ruleset):
     n = ruleset_info(ruleset).num_players
     state = _play(ruleset, ["ismcts:4"] + ["heuristic"] * (n - 1), 21)
@@ -32,7 +33,7 @@ def test_plays_full_games_without_illegal_moves(ruleset):
     _play(ruleset, ["ismcts:3"] + ["random"] * (n - 1), 23, memory="none", single_round=True)
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_same_seed_same_game(ruleset):
     n = ruleset_info(ruleset).num_players
 
@@ -144,7 +145,7 @@ def test_policy_prior_plays_legal_reproducible_games(ruleset):
     ("ismcts:5/next_value", "leaf 'next_value' reads a policy's value function: give a ppo prior"),
 ])
 def test_bad_prior_specs_are_refused_in_one_line(spec, message):
-    from cardenv.agents.registry import parse_spec
+    from cardenv.agents.specs import parse_spec
 
     with pytest.raises(ValueError, match=message) as caught:
         parse_spec(spec)
@@ -235,7 +236,7 @@ def test_a_prior_other_than_the_heuristic_needs_an_agent_factory():
 
 
 # --- the static leaf (ismcts:N/static) ---------------------------------------------------------
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_static_leaf_plays_legal_reproducible_games(ruleset):
     n = ruleset_info(ruleset).num_players
     specs = ["ismcts:20/static"] + ["heuristic"] * (n - 1)

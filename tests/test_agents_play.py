@@ -8,7 +8,8 @@ import pickle
 import numpy as np
 import pytest
 
-from cardenv.agents import make_agent, make_raw_env, ruleset_info, rulesets
+from cardenv.agents import make_agent, make_raw_env, ruleset_info
+from cardenv.rulesets import ruleset_names
 from cardenv.eval.tournament import play_game
 
 FAST_AGENTS = ["random", "random_no_call", "heuristic", "heuristic_no_call", "heuristic_cautious"]
@@ -23,7 +24,7 @@ def _play(ruleset: str, specs: list[str], seed: int, **env_kwargs):
     return env.game
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 @pytest.mark.parametrize("agent", FAST_AGENTS)
 def test_fast_agents_play_full_games(ruleset, agent):
     n = ruleset_info(ruleset).num_players
@@ -31,21 +32,21 @@ def test_fast_agents_play_full_games(ruleset, agent):
         _play(ruleset, [agent] + ["random_no_call"] * (n - 1), seed)
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_heuristics_play_each_other_with_other_player_counts_and_no_memory(ruleset):
     for num_players in (3, 5):
         _play(ruleset, ["heuristic"] * num_players, 11, num_players=num_players)
     _play(ruleset, ["heuristic"] * ruleset_info(ruleset).num_players, 12, memory="none")
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_ismcts_plays_a_full_single_round_game(ruleset):
     n = ruleset_info(ruleset).num_players
     state = _play(ruleset, ["ismcts:8"] + ["heuristic"] * (n - 1), 5, single_round=True)
     assert len(state.round_results) == 1
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 @pytest.mark.parametrize("spec", ["random_no_call", "heuristic_no_call"])
 def test_no_call_agents_never_call(ruleset, spec):
     info = ruleset_info(ruleset)
@@ -95,7 +96,7 @@ def test_no_call_agents_decide_as_their_inner_agent_on_the_mask_without_calls():
     assert compared > 20
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_heuristic_cautious_is_the_heuristic_with_a_stricter_call(ruleset):
     """At every decision of the cautious heuristic (seat 0, against never-callers so that
     its rounds last until it calls), a heuristic twin (same memory, same random numbers)
@@ -153,7 +154,7 @@ def test_agents_are_reproducible_from_their_seed():
 
 
 @pytest.mark.parametrize("copier", [copy.deepcopy, lambda agent: pickle.loads(pickle.dumps(agent))])
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 @pytest.mark.parametrize("spec", ["heuristic", "heuristic_cautious"])
 def test_a_copied_agent_plays_as_the_original(ruleset, spec, copier):
     """A copy made mid-game (deepcopy or pickle: a search copies its players) decides as

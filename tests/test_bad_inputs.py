@@ -24,7 +24,8 @@ from cardenv.core import validation
 from cardenv.core.cards import parse_card, parse_cards
 from tests.conftest import DOUBLE_DECK
 from cardenv.envs.base import UnknownAgentError
-from cardenv.games.base import IllegalActionError, RoundGameConfig
+from cardenv.engine.rounds import IllegalActionError
+from cardenv.engine.options import SlotGameConfig
 from cardenv.games.carte import CarteConfig
 from cardenv.games.cut import CutConfig
 from cardenv.games.kaboom import KaboomConfig
@@ -206,9 +207,9 @@ class ResetCase:
     label: str
     error: type
     # Keyword arguments of reset(), made from the ruleset's default config.
-    arguments: Callable[[RoundGameConfig], dict]
+    arguments: Callable[[SlotGameConfig], dict]
     # What the message must contain, made from the same config.
-    culprits: Callable[[RoundGameConfig], tuple[str, ...]]
+    culprits: Callable[[SlotGameConfig], tuple[str, ...]]
 
 
 def options_case(label: str, error: type, options: Callable, culprits: Callable) -> ResetCase:
@@ -573,7 +574,7 @@ def test_a_new_config_is_validated_from_its_declared_fields(option, value, error
 
 def test_a_field_of_an_unknown_type_needs_a_declared_check():
     @dataclass(frozen=True)
-    class Unchecked(RoundGameConfig):
+    class Unchecked(SlotGameConfig):
         weights: tuple = ()
 
     with pytest.raises(TypeError, match="Unchecked.weights.*option_checks"):

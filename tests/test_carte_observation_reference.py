@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, position_of_rank
-from cardenv.games import observation
+from cardenv.games.carte import observation
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
 
 COPIES = [2] * JOKER + [4]  # two packs, four jokers
@@ -258,7 +258,7 @@ def test_the_reference_catches_a_wrong_fast_path(monkeypatch):
 
     def without_actor(self, layout, observer):
         tables = original(self, layout, observer)
-        kernels = observation.observation_kernels
+        kernels = observation.encoder
         starts = tables[tables[kernels.CARTE_STARTS]: tables[kernels.CARTE_STARTS + 1]]  # a view
         if observer >= 0:
             starts[kernels.EVENT_ACTOR_AT] = starts[kernels.EVENT_CARDS_AT]

@@ -13,11 +13,11 @@ import types
 import pytest
 
 import cardenv
-from cardenv.agents.registry import AGENT_EXTRAS
+from cardenv.agents.specs import AGENT_EXTRAS
 from cardenv.cli import main
 from cardenv.core.cards import CARD_NAMES
 from cardenv.eval import run_tournament
-from cardenv.extras import EXTRA_MODULES
+from cardenv.core.extras import EXTRA_MODULES
 from cardenv.human.records import GameRecord, RecordError
 
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]

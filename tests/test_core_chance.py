@@ -11,7 +11,8 @@ import pytest
 from gymnasium.utils import seeding
 
 import cardenv
-from cardenv.agents.rulesets import ruleset_info, rulesets
+from cardenv.envs.info import ruleset_info
+from cardenv.rulesets import ruleset_names
 from cardenv.core.chance import CARD, NEXT, SEAT, ChanceNeeded, ExternalChance, SeededChance
 from cardenv.core.reaction import ReactionWindow
 from cardenv.core.table import CardTable
@@ -154,7 +155,7 @@ def test_the_same_seed_records_the_same_outcomes():
 
 
 def test_every_ruleset_is_covered():
-    assert sorted(r for r, *_ in GOLDEN) == sorted(rulesets() * 2)
+    assert sorted(r for r, *_ in GOLDEN) == sorted(ruleset_names() * 2)
 
 
 @pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937,

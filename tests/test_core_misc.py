@@ -232,7 +232,7 @@ def test_kernels_compile_where_numba_cannot_cache():
     locate) the kernels still compile, uncached, and write the same rows."""
     import inspect
 
-    from cardenv.games import observation_kernels
+    from cardenv.engine import encoders as observation_kernels
 
     namespace: dict = {}
     exec(compile(inspect.getsource(observation_kernels), "<no file>", "exec"), namespace)
@@ -296,7 +296,7 @@ def test_fixed_type_entry_writes_what_the_dispatcher_writes():
     """The entry point a kernel is called through after its first call writes what
     numba's dispatcher writes; something without one (a plain function) is called as is."""
     from cardenv.core.events import append_event_record, new_event_records
-    from cardenv.games import observation_kernels as k
+    from cardenv.engine import encoders as k
 
     calls = []
     assert k.fixed_type_entry(lambda *args: calls.append(args), (1, 2)) is not None and calls == [(1, 2)]
@@ -330,7 +330,7 @@ def test_mark_occupied_slots_marks_exactly_the_occupied_slots():
     """The slice-assignment path (a full hand) and the loop (a hand with holes) against
     the plain loop over the slots."""
     from cardenv.core.table import EMPTY
-    from cardenv.games.base import mark_occupied_slots
+    from cardenv.engine.slots import mark_occupied_slots
 
     rng = np.random.default_rng(0)
     for _ in range(300):

@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from cardenv import cut_v0
-from cardenv.games.base import IllegalActionError
+from cardenv.engine.rounds import IllegalActionError
 from cardenv.games.cut import Phase
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cut.md"

@@ -8,7 +8,7 @@ import pytest
 
 from cardenv.core.cards import parse_card
 from cardenv.core.table import EMPTY
-from cardenv.games.base import IllegalActionError
+from cardenv.engine.rounds import IllegalActionError
 from cardenv.games.cut import POINTS, CutConfig, CutObserver, CutState, Phase
 
 # Every test hand: slots 2 and 3 are what the owner saw at the start (C-03).

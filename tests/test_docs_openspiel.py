@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import cardenv
-from cardenv.games.mini import MINI_VARIANTS
+from cardenv import MINI_VARIANTS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGE = DOCS / "openspiel.md"

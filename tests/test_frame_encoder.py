@@ -46,7 +46,7 @@ def test_frame_encoder_options_are_checked():
 
 
 def test_a_gru_run_saves_its_encoder_its_agent_plays_with_its_frames_and_resume_checks_it(tmp_path):
-    from cardenv.agents.registry import make_raw_env
+    from cardenv.envs.info import make_raw_env
     from cardenv.eval.tournament import play_game
     from cardenv.train.frame_encoder import RecurrentFrameEncoder
     from cardenv.train.trainer import train
@@ -76,7 +76,7 @@ def test_cloning_trains_the_encoder_with_the_actor():
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from cardenv.adapters.frame_stack import SingleSeatFrameStack
+    from cardenv.envs.frame_stack import SingleSeatFrameStack
     from cardenv.train.frame_encoder import RecurrentFrameEncoder
     from cardenv.train.single_seat import SingleSeatEnv
     from cardenv.train.warm_start import actor_parameters, clone_into, collect_demonstrations, warm_started_ppo_class

@@ -1,4 +1,4 @@
-"""The masked frame stacks (cardenv.adapters.frame_stack): what the stack holds after
+"""The masked frame stacks (cardenv.envs.frame_stack): what the stack holds after
 several decisions, the current mask, reset, spaces, copies and seeds, PettingZoo's and
 Gymnasium's checks, and MaskablePPO learning through the single-seat one."""
 
@@ -13,12 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 import cardenv
-from cardenv.adapters.frame_stack import (
-    FrameStackWrapper,
-    ParallelFrameStackWrapper,
-    SingleSeatFrameStack,
-    frame_stack,
-)
+from cardenv.envs.frame_stack import FrameStackWrapper, ParallelFrameStackWrapper, SingleSeatFrameStack, frame_stack
 from cardenv.train import SingleSeatEnv
 
 RULESETS = ["onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0"]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
-from cardenv.agents.heuristics import call_kernel
+from cardenv.engine import call_odds as call_kernel
 
 SCORINGS = list(call_kernel.SCORING_BY_RULE)
 COMPILED_CALL_PAYS = call_kernel.call_pays  # the kernel itself, where a test wraps the module's

@@ -13,7 +13,7 @@ from pettingzoo.test.state_test import test_state as pettingzoo_state_test
 from pettingzoo.test.state_test import test_state_space as pettingzoo_state_space_test
 
 from cardenv import kaboom_v0
-from cardenv.games.base import IllegalActionError
+from cardenv.engine.rounds import IllegalActionError
 from cardenv.games.kaboom import Phase
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "kaboom.md"

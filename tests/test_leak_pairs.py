@@ -1,6 +1,6 @@
 """The leak check that does not trust the engine (``cardenv.testing.check_leak_pairs``):
 pairs of stacked-deck games that differ only in what a seat cannot know (by the rules
-text, through the oracles of ``cardenv.testing.oracles``) must look the same to that
+text, through the oracles of ``tests.oracles``) must look the same to that
 seat, observation and mask, step by step.
 
 The first tests run it on every ruleset, every seat, both memory models, 3 and 4
@@ -20,18 +20,18 @@ import pytest
 
 from cardenv.core.cards import RANK_OF
 from cardenv.core.reaction import PASS
-from cardenv.games.base import CardGameState
-from cardenv.games.mini import MINI_VARIANTS
+from cardenv.engine.slots import SlotGameState
+from cardenv import MINI_VARIANTS
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
 from cardenv.games.cut import CutConfig, CutObserver, CutState
 from cardenv.games.cut import Phase as CutPhase
-from cardenv.games.observation import TableObserver
+from cardenv.engine.observation import TableObserver
 from cardenv.games.kaboom import KaboomConfig, KaboomObserver, KaboomState
 from cardenv.games.kaboom import Phase as KaboomPhase
 from cardenv.games.onefifty import OneFiftyConfig, OneFiftyObserver, OneFiftyState
 from cardenv.games.onefifty import Phase as OneFiftyPhase
 from cardenv.testing import LeakPairStats, check_leak_pairs
-from cardenv.testing.oracles import CarteOracle, CutOracle, KaboomOracle, OneFiftyOracle
+from tests.oracles import CarteOracle, CutOracle, KaboomOracle, OneFiftyOracle
 
 RULESETS = {
     "onefifty_v0": (OneFiftyConfig, OneFiftyState, OneFiftyObserver, OneFiftyOracle),
@@ -51,7 +51,7 @@ DECISION_PAIRS = 10  # the rulesets with windows only: 150 has none
 ROUND_ENDING_KINDS = ("call", "cut", "kaboom")
 
 
-def rarely_ending(state: CardGameState, rng: np.random.Generator) -> int:
+def rarely_ending(state: SlotGameState, rng: np.random.Generator) -> int:
     """Uniform random legal play, except that calling the end of the round (END, Cut!)
     is played only a tenth as often, so that rounds last long enough to compare much."""
     legal = state.legal_actions()
@@ -69,7 +69,7 @@ def leak_pairs(ruleset: str, num_players: int, memory: str, seat: int, seed: int
     config_class, state_class, observer_class, oracle_class = RULESETS[ruleset]
     config = config_class(num_players=num_players, memory=memory, **options)
 
-    def new_state(options: dict, engine_seed: int) -> CardGameState:
+    def new_state(options: dict, engine_seed: int) -> SlotGameState:
         return state_class(config, np.random.default_rng(engine_seed), options)
 
     has_windows = ruleset in WINDOW_RULESETS
@@ -222,7 +222,7 @@ def test_the_games_of_a_pair_differ_only_where_the_seat_cannot_see():
     seat = 1
     laid_out = []
 
-    def new_state(options: dict, seed: int) -> CardGameState:
+    def new_state(options: dict, seed: int) -> SlotGameState:
         state = CutState(config, np.random.default_rng(seed), options)
         table = state.table
         laid_out.append(([[state.card_name(c) for c in hand] for hand in table.hands],
@@ -406,7 +406,7 @@ def test_planted_leak_matching_hints_of_unseen_cards_are_caught(monkeypatch, rul
 @pytest.mark.parametrize("ruleset", SLOT_RULESETS)
 def test_planted_leak_penalty_card_seen_by_its_taker_is_caught(ruleset, memory, monkeypatch):
     """A wrong knowledge-table entry: O-07 and C-09 say nobody sees a penalty card."""
-    original = CardGameState._take_penalty_card
+    original = SlotGameState._take_penalty_card
 
     def take_and_see(self, player, place):
         def place_and_reveal(p, card):
@@ -414,7 +414,7 @@ def test_planted_leak_penalty_card_seen_by_its_taker_is_caught(ruleset, memory, 
             return place(p, card)
         return original(self, player, place_and_reveal)
 
-    monkeypatch.setattr(CardGameState, "_take_penalty_card", take_and_see)
+    monkeypatch.setattr(SlotGameState, "_take_penalty_card", take_and_see)
     report = assert_caught(ruleset, memory=memory)
     assert "slot_known" in report or "slot_rank" in report
 
@@ -503,7 +503,7 @@ def test_kaboom_oracle_black_king_look_then_give_shows_the_third_players_card_to
             assert hidden not in oracle.newly_visible(before, last, state, seat)
 
 
-def power_seeking(state: CardGameState, rng: np.random.Generator) -> int:
+def power_seeking(state: SlotGameState, rng: np.random.Generator) -> int:
     """Like ``rarely_ending``, but a drawn card is always discarded (so its power fires)
     and optional powers are rarely declined: the black King's steps come up often."""
     legal = state.legal_actions()
@@ -516,7 +516,7 @@ def power_seeking(state: CardGameState, rng: np.random.Generator) -> int:
     return rarely_ending_from(state, legal, rng)
 
 
-def rarely_ending_from(state: CardGameState, legal: list[int], rng: np.random.Generator) -> int:
+def rarely_ending_from(state: SlotGameState, legal: list[int], rng: np.random.Generator) -> int:
     specs = state.action_table.specs
     going_on = [a for a in legal if specs[a].kind not in ROUND_ENDING_KINDS]
     if going_on and rng.random() < 0.9:
@@ -529,7 +529,7 @@ def test_kaboom_no_leak_through_powers_and_the_black_kings_steps(memory):
     config = KaboomConfig(num_players=4, memory=memory)
     king_phases = []
 
-    def new_state(options: dict, engine_seed: int) -> CardGameState:
+    def new_state(options: dict, engine_seed: int) -> SlotGameState:
         return KaboomState(config, np.random.default_rng(engine_seed), options)
 
     def choose(state, rng):

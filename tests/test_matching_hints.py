@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.agents.specs import make_agent
+from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.games.kaboom.rules import snaps_onto
 
 

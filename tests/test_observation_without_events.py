@@ -14,7 +14,7 @@ import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
 from cardenv.agents.base import observation_for
-from cardenv.agents.heuristics.onefifty import OneFiftyHeuristic
+from cardenv.games.onefifty.heuristic import OneFiftyHeuristic
 
 SLOT_RULESETS = ["onefifty_v0", "cut_v0", "kaboom_v0"]
 

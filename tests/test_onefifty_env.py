@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 import cardenv
 from cardenv import onefifty_v0
-from cardenv.games.base import IllegalActionError
+from cardenv.engine.rounds import IllegalActionError
 from cardenv.games.onefifty import OneFiftyObserver
 
 O21_HANDS = [["5S", "4H", "3D", "10H"], ["AS", "2H", "6C", "10D"], ["KS", "2S", "2C", "AD"], ["QH", "4C", "3C", "3S"]]

@@ -8,7 +8,7 @@ import pytest
 
 from cardenv.core.cards import CARD_NAMES, parse_card
 from cardenv.core.table import EMPTY
-from cardenv.games.base import IllegalActionError
+from cardenv.engine.rounds import IllegalActionError
 from cardenv.games.onefifty import OneFiftyConfig, OneFiftyObserver, OneFiftyState, Phase
 from tests.conftest import card_in_slot, hand_names, knowers, legal_names, new_state, play
 

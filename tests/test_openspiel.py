@@ -17,9 +17,10 @@ from open_spiel.python.tests import games_sim_test
 
 import cardenv
 import cardenv.adapters.openspiel as cardenv_openspiel
-from cardenv.agents.rulesets import ruleset_info, rulesets
+from cardenv.envs.info import ruleset_info
+from cardenv.rulesets import ruleset_names
 from cardenv.core.chance import SeededChance
-from cardenv.games.mini import MINI_VARIANTS
+from cardenv import MINI_VARIANTS
 
 PLAYTHROUGHS = Path(__file__).parent / "openspiel"
 
@@ -38,7 +39,7 @@ def short_game(ruleset: str) -> str:
 
 def test_every_ruleset_is_registered_with_its_options_as_parameters():
     registered = {t.short_name for t in pyspiel.registered_games()}
-    assert {f"cardenv_{r}" for r in rulesets()} <= registered
+    assert {f"cardenv_{r}" for r in ruleset_names()} <= registered
     game = pyspiel.load_game("cardenv_cut_v0(players=3)")
     assert game.num_players() == 3
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
@@ -125,24 +126,24 @@ def test_the_openspiel_game_is_the_envs_game(ruleset, options, seed):
 
 
 # --- OpenSpiel's own checks -----------------------------------------------------------
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_openspiel_random_simulation_with_serialization(ruleset):
     game = pyspiel.load_game(short_game(ruleset))
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_openspiel_random_simulation_of_a_whole_game(ruleset):
     game = pyspiel.load_game(f"cardenv_{ruleset}(players=3,max_rounds=3)")
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_openspiel_games_sim_test(ruleset):
     games_sim_test.GamesSimTest().sim_game(pyspiel.load_game(short_game(ruleset)))
 
 
-@pytest.mark.parametrize("ruleset", rulesets())
+@pytest.mark.parametrize("ruleset", ruleset_names())
 def test_states_pickle_and_deserialize_to_the_same_game(ruleset):
     game = pyspiel.load_game(short_game(ruleset))
     state = game.new_initial_state()
@@ -196,7 +197,7 @@ def test_information_states_are_per_player_and_hide_the_others_cards():
 # --- golden playthroughs --------------------------------------------------------------
 def test_every_ruleset_and_mini_variant_has_a_golden_playthrough():
     kept = {path.stem for path in PLAYTHROUGHS.glob("*.txt")}
-    assert kept == set(rulesets()) | {f"{r.removesuffix('_v0')}_mini" for r in MINI_VARIANTS}
+    assert kept == set(ruleset_names()) | {f"{r.removesuffix('_v0')}_mini" for r in MINI_VARIANTS}
 
 
 @pytest.fixture

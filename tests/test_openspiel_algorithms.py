@@ -14,7 +14,7 @@ from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr, t
 
 import cardenv
 import cardenv.adapters.openspiel as cardenv_openspiel
-from cardenv.games.mini import MINI_VARIANTS
+from cardenv import MINI_VARIANTS
 
 
 def play_out_chance(state, rng):

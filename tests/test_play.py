@@ -13,7 +13,7 @@ import pexpect
 import pytest
 
 import cardenv
-from cardenv.agents.registry import ruleset_info
+from cardenv.envs.info import ruleset_info
 from cardenv.core.cards import CARD_NAMES
 from cardenv.human.play import ask, choose_action, play
 from cardenv.human.records import GameRecord

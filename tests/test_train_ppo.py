@@ -9,7 +9,7 @@ import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
 from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path, shipped_rulesets
-from cardenv.agents.registry import rulesets
+from cardenv.rulesets import ruleset_names
 from cardenv.eval.tournament import play_game
 from cardenv.train.config import TrainConfig
 from cardenv.train.trainer import train
@@ -216,7 +216,7 @@ def test_no_shipped_policy_plays_the_same_few_moves_whatever_happens(ruleset):
 def test_pretrained_policies_ship_and_a_missing_one_is_named():
     from cardenv.agents.pretrained import pretrained_model_path
 
-    assert set(shipped_rulesets()) <= set(rulesets())
+    assert set(shipped_rulesets()) <= set(ruleset_names())
     assert {"onefifty_v0", "cut_v0"} <= set(shipped_rulesets())
     assert shipped_rulesets("pretrained_guided") == ["cut_v0", "kaboom_v0", "onefifty_v0"]
     assert shipped_rulesets("pretrained_memory") == ["carte_v0"]
@@ -391,7 +391,7 @@ def test_the_numpy_actor_and_critic_match_torch_on_played_positions(ruleset, var
     recorded = model_metadata(path)  # the training env's options: the input the network was made for
     env = SingleSeatEnv(ruleset, "random_no_call", recorded.get("env_kwargs"), guide=recorded.get("guide"))
     if recorded.get("frame_stack", 1) > 1:
-        from cardenv.adapters.frame_stack import SingleSeatFrameStack
+        from cardenv.envs.frame_stack import SingleSeatFrameStack
 
         env = SingleSeatFrameStack(env, recorded["frame_stack"])
     positions = _random_play_positions(env, 150, seed=1)
@@ -459,7 +459,7 @@ def test_a_frame_stacked_policy_trained_with_meld_hints_plays_alike_in_an_env_wi
     trained with them plays the same games in an env without them."""
     from sb3_contrib import MaskablePPO
 
-    from cardenv.adapters.frame_stack import SingleSeatFrameStack
+    from cardenv.envs.frame_stack import SingleSeatFrameStack
     from cardenv.eval.tournament import run_tournament
     from cardenv.train.single_seat import SingleSeatEnv
     from cardenv.train.trainer import save_model

@@ -43,7 +43,7 @@ def test_recorded_decisions_are_the_teachers_legal_choices_and_repeat_by_seed():
 def test_without_exploration_the_labels_replay_the_recorded_games():
     """explore=0: the table plays exactly the labels, so replaying them from the same
     deals reproduces every recorded observation (nothing else chose the moves)."""
-    from cardenv.agents.registry import make_raw_env
+    from cardenv.envs.info import make_raw_env
 
     demos = collect_demonstrations("onefifty_v0", "heuristic", 300, seed=5, env_kwargs=SHORT, explore=0.0)
     env = make_raw_env("onefifty_v0", **SHORT)
@@ -160,7 +160,7 @@ def test_frame_stacked_demonstrations_are_what_the_stacked_policy_sees(tmp_path)
     agent = make_agent(f"ppo:{tmp_path / 'run' / 'final_model.zip'}", ruleset_info("onefifty_v0", **SHORT),
                        np.random.default_rng(0))
     assert agent.frame_stack == 3 and agent.model.observation_space.shape == (3 * size,)
-    from cardenv.agents.registry import make_raw_env
+    from cardenv.envs.info import make_raw_env
     from cardenv.eval.tournament import play_game
 
     others = [make_agent("random_no_call", agent.info, np.random.default_rng(s)) for s in (1, 2, 3)]
@@ -172,9 +172,9 @@ def test_stacked_demonstrations_equal_each_seats_frame_history_replayed():
     """Each decision's stack, put together from the frames stored once, equals what a
     FrameHistory per seat holds when the recorded games are replayed (the straightforward
     reference: one stacked copy per decision)."""
-    from cardenv.adapters.frame_stack import FrameHistory
+    from cardenv.envs.frame_stack import FrameHistory
     from cardenv.agents.guide import policy_observation_space
-    from cardenv.agents.registry import make_raw_env
+    from cardenv.envs.info import make_raw_env
 
     kwargs = {**SHORT, "memory": "none"}
     demos = collect_demonstrations("kaboom_v0", "heuristic", 400, seed=5, env_kwargs=kwargs, explore=0.0,

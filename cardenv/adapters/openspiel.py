@@ -3,12 +3,12 @@
 Importing this module registers, with ``pyspiel``::
 
     import cardenv.adapters.openspiel  # noqa: F401  (registers the games)
-    game = pyspiel.load_game("cardenv_cut_v0(players=3)")
-    mini = pyspiel.load_game("cardenv_cut_mini")
+    game = pyspiel.load_game("cardenv_<game>_v0(players=3)")
+    mini = pyspiel.load_game("cardenv_<game>_mini")
 
-``cardenv_<ruleset>`` for every ruleset (``onefifty_v0``, ``cut_v0``, ``kaboom_v0``,
-``carte_v0``) and ``cardenv_<name>_mini`` for its mini variant (:data:`MINI_VARIANTS`,
-small enough to solve exactly). Game parameters are the env's options: ``players``
+``cardenv_<ruleset>`` for every registered ruleset (:mod:`cardenv.rulesets`) and
+``cardenv_<game>_mini`` for its mini variant (:data:`MINI_VARIANTS`, small enough to
+solve exactly). Game parameters are the env's options: ``players``
 (``num_players``) and every option of the ruleset's config, with the env's defaults
 (the mini variants' defaults are their option set); ``max_rounds`` must be a number
 here, since an OpenSpiel game has a bounded length.
@@ -46,11 +46,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from cardenv.agents.rulesets import ruleset_info, rulesets
 from cardenv.core.chance import CARD, NEXT, SEAT, ChanceNeeded, ExternalChance
 from cardenv.core.cards import card_name
 from cardenv.core.scoring import points_relative_to_table
-from cardenv.games.mini import MINI_VARIANTS
+from cardenv.envs.info import ruleset_info
+from cardenv.rulesets import mini_variants, ruleset_names
+
+MINI_VARIANTS = mini_variants()
 
 DIGEST_SIZE = 32  # bytes of an information state's digest
 
@@ -59,7 +61,7 @@ _RENAMED = {"num_players": "players"}
 
 
 def game_name(ruleset: str, mini: bool = False) -> str:
-    """``cardenv_cut_v0``, or ``cardenv_cut_mini`` for the mini variant."""
+    """``cardenv_<game>_v0``, or ``cardenv_<game>_mini`` for the mini variant."""
     return f"cardenv_{ruleset.removesuffix('_v0')}_mini" if mini else f"cardenv_{ruleset}"
 
 
@@ -414,12 +416,12 @@ def _register(ruleset: str, mini: bool) -> type[CardenvGame]:
 
 
 GAME_NAMES: list[str] = []
-if not any(t.short_name == "cardenv_cut_v0" for t in pyspiel.registered_games()):
-    for _ruleset in rulesets():
+if not any(t.short_name == game_name(ruleset_names()[0]) for t in pyspiel.registered_games()):
+    for _ruleset in ruleset_names():
         for _mini in (False, True)[: 1 + (_ruleset in MINI_VARIANTS)]:
             _register(_ruleset, _mini)
             GAME_NAMES.append(game_name(_ruleset, _mini))
 else:  # pragma: no cover - a reimported module (importlib.reload)
-    GAME_NAMES = [game_name(r, m) for r in rulesets() for m in (False, True)[: 1 + (r in MINI_VARIANTS)]]
+    GAME_NAMES = [game_name(r, m) for r in ruleset_names() for m in (False, True)[: 1 + (r in MINI_VARIANTS)]]
 
 __all__ = ["CardenvGame", "CardenvState", "GAME_NAMES", "MINI_VARIANTS", "env_options", "game_name"]

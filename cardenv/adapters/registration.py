@@ -1,10 +1,11 @@
 """Registration of every cardenv environment: the AEC envs with PettingZoo's ``make``
-and the single-seat views with Gymnasium's ``make``.
+and the single-seat views with Gymnasium's ``make``, one of each per registered ruleset
+(:mod:`cardenv.rulesets`).
 
 After ``import cardenv``:
 
-    pettingzoo.make("aec", "cardenv/onefifty-v0")        # ENV_IDS (PettingZoo >= 1.27)
-    gymnasium.make("cardenv/onefifty-single-seat-v0",    # SINGLE_SEAT_IDS
+    pettingzoo.make("aec", "cardenv/<game>-v0")        # ENV_IDS (PettingZoo >= 1.27)
+    gymnasium.make("cardenv/<game>-single-seat-v0",    # SINGLE_SEAT_IDS
                    opponents="heuristic", env_kwargs={"num_players": 3})
 """
 
@@ -12,31 +13,25 @@ from __future__ import annotations
 
 import warnings
 
-# PettingZoo id -> entry point of the wrapped env constructor.
-ENV_IDS: dict[str, str] = {
-    "cardenv/onefifty-v0": "cardenv.envs.onefifty:env",
-    "cardenv/cut-v0": "cardenv.envs.cut:env",
-    "cardenv/kaboom-v0": "cardenv.envs.kaboom:env",
-    "cardenv/carte-v0": "cardenv.envs.carte:env",
-}
+from cardenv.rulesets import get_ruleset, ruleset_names
 
 SINGLE_SEAT_ENTRY_POINT = "cardenv.train.single_seat:SingleSeatEnv"
 
 
-def single_seat_id(env_id: str) -> str:
-    """``cardenv/onefifty-v0`` -> ``cardenv/onefifty-single-seat-v0``."""
-    name, _, version = env_id.rpartition("-")
-    return f"{name}-single-seat-{version}"
+def env_ids() -> dict[str, str]:
+    """PettingZoo id -> entry point of the wrapped env constructor, per registered ruleset."""
+    return {get_ruleset(name).env_id: f"cardenv.{name}:env" for name in ruleset_names()}
 
 
-def _ruleset_of(env_id: str) -> str:
-    """``cardenv/onefifty-v0`` -> ``onefifty_v0``."""
-    name, _, version = env_id.removeprefix("cardenv/").rpartition("-")
-    return f"{name}_{version}"
+def single_seat_ids() -> dict[str, str]:
+    """Gymnasium id of the single-seat view -> ruleset, per registered ruleset."""
+    return {get_ruleset(name).single_seat_id: name for name in ruleset_names()}
 
 
-# Gymnasium id -> ruleset, one per AEC env.
-SINGLE_SEAT_IDS: dict[str, str] = {single_seat_id(env_id): _ruleset_of(env_id) for env_id in ENV_IDS}
+ENV_IDS: dict[str, str] = env_ids()
+"""PettingZoo id -> entry point of the wrapped env constructor (the built-in rulesets)."""
+SINGLE_SEAT_IDS: dict[str, str] = single_seat_ids()
+"""Gymnasium id -> ruleset, one per AEC env (the built-in rulesets)."""
 
 
 def register_envs() -> None:
@@ -49,9 +44,9 @@ def register_envs() -> None:
         # PettingZoo has a registry (``pettingzoo.make``) from 1.27 on; with an older
         # release ``cardenv.<ruleset>.env()`` is the way to make an env.
         if hasattr(pettingzoo, "aec_registry"):
-            for env_id, entry_point in ENV_IDS.items():
+            for env_id, entry_point in env_ids().items():
                 if env_id not in pettingzoo.aec_registry:
                     pettingzoo.register("aec", env_id, entry_point)
-        for env_id, ruleset in SINGLE_SEAT_IDS.items():
+        for env_id, ruleset in single_seat_ids().items():
             if env_id not in gymnasium.registry:
                 gymnasium.register(env_id, entry_point=SINGLE_SEAT_ENTRY_POINT, kwargs={"ruleset": ruleset})

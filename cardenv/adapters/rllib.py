@@ -7,8 +7,9 @@
   get a logit of about -3.4e38, in exploration, inference and training alike.
 - :func:`ppo_config` builds a PPO config with one shared policy for every seat
   (self-play, ``policies="shared"``) or one policy per seat (``policies="per_seat"``).
-- :class:`RLlibAgent` plays a checkpointed module as a cardenv agent, so
-  ``cardenv eval RULESET --agent rllib:CHECKPOINT`` evaluates it like any other agent.
+- :func:`write_metadata` records beside a checkpoint what it was trained on, so that
+  ``cardenv eval RULESET --agent rllib:CHECKPOINT`` (:class:`cardenv.agents.rllib.RLlibAgent`)
+  can check it.
 
 Tested with ray 2.60 (whose ``ray[rllib]`` pins gymnasium 1.2.2) and torch 2.13.
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
-from cardenv.extras import require_extra
+from cardenv.core.extras import require_extra
 
 require_extra("rllib", "cardenv.adapters.rllib")  # one line naming the extra, not a traceback from below
 
@@ -29,12 +30,11 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 from ray.tune.registry import register_env
 
-from cardenv.agents.base import Agent, RulesetInfo
 from cardenv.agents.ppo import METADATA_NAME  # the file naming what a model was trained on
 
 SHARED = "shared"
@@ -47,12 +47,10 @@ def env_name(ruleset: str) -> str:
 
 def make_env(ruleset: str, env_kwargs: dict | None = None) -> PettingZooEnv:
     """The ruleset's wrapped AEC env as an RLlib multi-agent env."""
-    import importlib
+    from cardenv.envs.base import ruleset_env_api
 
-    from cardenv.agents.rulesets import check_ruleset
-
-    module = importlib.import_module(f"cardenv.{check_ruleset(ruleset)}")
-    return PettingZooEnv(module.env(**(env_kwargs or {})))
+    _, env, _ = ruleset_env_api(ruleset)
+    return PettingZooEnv(env(**(env_kwargs or {})))
 
 
 def register(ruleset: str) -> str:
@@ -132,7 +130,7 @@ def ppo_config(ruleset: str, env_kwargs: dict | None = None, policies: str = "sh
     """A PPO config for ``ruleset``: masked modules, ``policies`` = ``"shared"`` (one
     module for every seat) or ``"per_seat"`` (``player_0`` … ``player_{n-1}``). Change
     resources and training settings on the returned config as usual."""
-    from cardenv.agents.rulesets import ruleset_info
+    from cardenv.envs.info import ruleset_info
 
     if policies not in POLICY_MODES:
         raise ValueError(f"policies must be one of {', '.join(POLICY_MODES)}, got {policies!r}")
@@ -154,57 +152,3 @@ def ppo_config(ruleset: str, env_kwargs: dict | None = None, policies: str = "sh
 
 def write_metadata(checkpoint: str | Path, ruleset: str, env_kwargs: dict) -> None:
     Path(checkpoint, METADATA_NAME).write_text(json.dumps({"ruleset": ruleset, "env_kwargs": env_kwargs}))
-
-
-def checkpoint_metadata(checkpoint: str | Path) -> dict | None:
-    """What :func:`write_metadata` recorded beside a checkpoint (ruleset, env options)."""
-    path = Path(checkpoint, METADATA_NAME)
-    return json.loads(path.read_text()) if path.is_file() else None
-
-
-def module_path(checkpoint: str | Path, module_id: str | None = None) -> Path:
-    """The directory of one module inside an algorithm checkpoint (the only one, or
-    ``module_id``)."""
-    modules = Path(checkpoint, "learner_group", "learner", "rl_module")
-    found = sorted(p.name for p in modules.iterdir() if p.is_dir()) if modules.is_dir() else []
-    if not found:
-        raise ValueError(f"{str(checkpoint)!r} is not an RLlib algorithm checkpoint (no {modules} with modules)")
-    if module_id is None:
-        if len(found) > 1:
-            raise ValueError(f"{str(checkpoint)!r} holds modules {', '.join(found)}: name one, as in "
-                             f"'rllib:{checkpoint}#{found[0]}'")
-        module_id = found[0]
-    if module_id not in found:
-        raise ValueError(f"{str(checkpoint)!r} has no module {module_id!r}; it has {', '.join(found)}")
-    return modules / module_id
-
-
-class RLlibAgent(Agent):
-    """Plays a checkpointed RLlib module: the most likely legal action (``explore=False``)."""
-
-    name = "rllib"
-
-    def __init__(self, info: RulesetInfo, rng: np.random.Generator, checkpoint: str, module_id: str | None = None):
-        super().__init__(info, rng)
-        import torch
-
-        self.module = RLModule.from_checkpoint(str(module_path(checkpoint, module_id)))
-        self.module.eval()
-        self._torch = torch
-        expected = (info.layout.size,)
-        space = self.module.observation_space
-        shape = tuple(space["observation"].shape) if isinstance(space, gym.spaces.Dict) else tuple(space.shape)
-        if shape != expected or self.module.action_space.n != len(info.action_table):
-            raise ValueError(f"{checkpoint} was trained for observations {shape} and {self.module.action_space.n} "
-                             f"actions, but {info.name} with {info.env_kwargs or 'default options'} has {expected} "
-                             f"and {len(info.action_table)}")
-
-    def choose(self, observation, state, seat) -> int:
-        torch = self._torch
-        mask = observation["action_mask"]
-        batch = {Columns.OBS: {"observation": torch.as_tensor(observation["observation"][None], dtype=torch.float32),
-                               "action_mask": torch.as_tensor(mask[None])}}
-        with torch.no_grad():
-            logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
-        logits = np.where(mask > 0, logits, -np.inf)  # the module masks already; never trust a float
-        return int(np.argmax(logits))

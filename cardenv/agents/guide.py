@@ -14,14 +14,14 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from cardenv.agents.base import Agent, RulesetInfo, any_set
+from cardenv.core.agent import Agent, RulesetInfo, any_set
 
 
 class Guide:
     """Builds the guided observation for one seat; ``reset`` before every game.
 
     ``agent`` is the guide, built from ``spec`` by whoever builds the guided policy or
-    view (with :func:`cardenv.agents.registry.make_agent` or their own agent factory)."""
+    view (with :func:`cardenv.agents.specs.make_agent` or their own agent factory)."""
 
     def __init__(self, spec: str, agent: Agent):
         self.spec = spec

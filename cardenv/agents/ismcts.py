@@ -64,12 +64,13 @@ import math
 
 import numpy as np
 
-from cardenv.agents.base import Agent, AgentFactory, RulesetInfo
-from cardenv.agents.rulesets import heuristic_class
+from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.agents.base import AgentFactory
+from cardenv.rulesets import get_ruleset
 from cardenv.core.scoring import points_relative_to_table
-from cardenv.games.base import CardGameState
+from cardenv.engine.rounds import GameState
 
-# The prior agent's share of the PUCT prior. A policy prior gets more: on onefifty_v0 at 10
+# The prior agent's share of the PUCT prior. A policy prior gets more: in one ruleset at 10
 # simulations against 3 × heuristic (400 games), 0.9 won 0.339 and 0.5 won 0.273 (the
 # policy alone 0.314); with 0.5 the search left the policy on too little evidence.
 HEURISTIC_PRIOR_WEIGHT = 0.5
@@ -116,7 +117,7 @@ class _InfoSetNode:
 
 def _make_heuristic(spec: str, info: RulesetInfo, rng: np.random.Generator) -> Agent:
     """The agent factory of a search whose builder gave none: its one prior is the heuristic."""
-    return heuristic_class(info.name)(info, rng)
+    return get_ruleset(info.name).heuristic(info, rng)
 
 
 class ISMCTSAgent(Agent):
@@ -157,7 +158,7 @@ class ISMCTSAgent(Agent):
         if prior_weight is None:
             prior_weight = POLICY_PRIOR_WEIGHT if self.policy_prior else HEURISTIC_PRIOR_WEIGHT
         self.prior_weight = prior_weight
-        heuristic = heuristic_class(info.name)
+        heuristic = get_ruleset(info.name).heuristic
         self.rollout_agents = [heuristic(info, rng) for _ in range(info.num_players)]
         # A policy prior also plays the searcher's own seat in the rollouts: an action is then
         # judged by playing it and going on as the policy would (a policy-improvement step),
@@ -191,7 +192,7 @@ class ISMCTSAgent(Agent):
         probs = agent.probabilities(observation, state, seat)
         return int(np.argmax(probs)), probs
 
-    def choose(self, observation, state: CardGameState | None, seat: int) -> int:
+    def choose(self, observation, state: GameState | None, seat: int) -> int:
         # The root prior sees every decision, forced ones included, as it would playing alone.
         prior_action, probabilities = self._ask_prior(self.root_prior, observation, state, seat)
         legal = np.flatnonzero(observation["action_mask"]).tolist()
@@ -222,8 +223,8 @@ class ISMCTSAgent(Agent):
         one action until ``_decided`` would stop the search, the search plays that action,
         and its simulations can be skipped: the same move, without drawing the random
         numbers of the worlds and rollouts. It takes a confident prior over many legal
-        actions and a small budget: at 10 simulations, 70% of cut_v0's decisions (mostly
-        passing in match windows) and a third of onefifty_v0's; at 30, hardly any.
+        actions and a small budget: at 10 simulations, up to 70% of a ruleset's decisions
+        (where most are passes in match windows); at 30, hardly any.
         """
         # Simulations until the early stop, were every one of them on the same action.
         until_stop = next(n for n in range(1, self.simulations + 1)
@@ -263,7 +264,7 @@ class ISMCTSAgent(Agent):
         return int(max(root.visits, key=key))
 
     # --- one simulation ----------------------------------------------------------------------
-    def _simulate(self, root: _InfoSetNode, world: CardGameState, seat: int) -> None:
+    def _simulate(self, root: _InfoSetNode, world: GameState, seat: int) -> None:
         round_index = world.round_index
         node, path = root, []
         while True:
@@ -293,7 +294,7 @@ class ISMCTSAgent(Agent):
             visited.total_visits += 1
             visited.total_value += reward
 
-    def _new_node(self, world: CardGameState, seat: int) -> _InfoSetNode:
+    def _new_node(self, world: GameState, seat: int) -> _InfoSetNode:
         legal = world.legal_actions()
         prior_action = probabilities = None
         # A static leaf judges the turn's later steps (which slot takes the drawn card) by
@@ -327,14 +328,14 @@ class ISMCTSAgent(Agent):
         return best
 
     @staticmethod
-    def _static_value(world: CardGameState, seat: int) -> float:
+    def _static_value(world: GameState, seat: int) -> float:
         """The searcher's reward were the round scored on the hands as they are now."""
         totals = [world.hand_total(player) for player in world.seats_in_play()]
         mine = world.hand_total(seat)
         others_mean = (sum(totals) - mine) / (len(totals) - 1)
         return -(mine - others_mean) / REWARD_SCALE
 
-    def _value_leaf(self, world: CardGameState, round_index: int, seat: int) -> float:
+    def _value_leaf(self, world: GameState, round_index: int, seat: int) -> float:
         """The policy's value of where the searcher's turn ended (``next_value``: of its next
         decision, the others' replies played by the rollout's players); a round that ended
         first, or has a call pending (O-19's double for a failed call is in how it ends),
@@ -352,7 +353,7 @@ class ISMCTSAgent(Agent):
             reward += self._policy_value(world, seat)
         return reward
 
-    def _policy_value(self, world: CardGameState, seat: int) -> float:
+    def _policy_value(self, world: GameState, seat: int) -> float:
         """The value prior's estimate from the searcher's observation in ``world`` (which
         depends only on what the searcher knows: computed once per decision for each)."""
         vector = self.observer.write(world, seat, self._buffer)
@@ -365,7 +366,7 @@ class ISMCTSAgent(Agent):
             self._leaf_values[key] = value
         return value
 
-    def _policy_round_reward(self, world: CardGameState, round_index: int, seat: int) -> float:
+    def _policy_round_reward(self, world: GameState, round_index: int, seat: int) -> float:
         """The searcher's reward for a round that has ended, as the value prior was paid
         (per-round points: its own, or relative to the round's players), scaled like the
         other leaves."""
@@ -374,7 +375,7 @@ class ISMCTSAgent(Agent):
             return points_relative_to_table(added, self._in_round)[seat] / REWARD_SCALE
         return -added[seat] / REWARD_SCALE
 
-    def _rollout(self, world: CardGameState, round_index: int, seat: int) -> float:
+    def _rollout(self, world: GameState, round_index: int, seat: int) -> float:
         """Finish the round with the heuristic in every seat (a policy prior in the searcher's);
         the searcher's reward."""
         self._play(world, round_index, self._rollout_players(seat))
@@ -390,7 +391,7 @@ class ISMCTSAgent(Agent):
         self.rollout_self.reset()
         return [self.rollout_self if player == seat else agent for player, agent in enumerate(self.rollout_agents)]
 
-    def _play(self, world: CardGameState, round_index: int, agents: list[Agent], until_seat: int | None = None) -> None:
+    def _play(self, world: GameState, round_index: int, agents: list[Agent], until_seat: int | None = None) -> None:
         """Play the round on with ``agents`` to its end, or (``until_seat``) until that seat
         is to decide or a call is pending."""
         while not world.is_terminal and world.round_index == round_index:
@@ -404,7 +405,7 @@ class ISMCTSAgent(Agent):
             world.apply(agents[player].choose(observation, world, player))
 
     @staticmethod
-    def _round_reward(world: CardGameState, round_index: int, seat: int) -> float:
+    def _round_reward(world: GameState, round_index: int, seat: int) -> float:
         """The searcher's reward for a round that has ended."""
         added = world.round_results[round_index].points_added
         n = len(added)

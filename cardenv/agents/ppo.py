@@ -16,8 +16,9 @@ from collections import OrderedDict
 import numpy as np
 from gymnasium import spaces
 
-from cardenv.adapters.frame_stack import FrameHistory
-from cardenv.agents.base import Agent, AgentFactory, RulesetInfo, uniform_choice
+from cardenv.envs.frame_stack import FrameHistory
+from cardenv.core.agent import Agent, RulesetInfo, uniform_choice
+from cardenv.agents.base import AgentFactory
 from cardenv.agents.guide import Guide, guided_size, policy_observation_space
 from cardenv.core import validation
 from cardenv.envs.base import DEFAULT_REWARD_MODE, DEFAULT_REWARD_SCALE
@@ -155,7 +156,7 @@ class NumpyCritic:
 def derived_pieces_missing(info: RulesetInfo, trained_on: dict) -> list:
     """The pieces a model's training env options (``trained_on``) added to the
     observation that this env's lack, where they are worked out from the rest of the
-    observation (the observer's ``derived_pieces``, e.g. carte_v0's ``meld_hints``): each
+    observation (the observer's ``derived_pieces``, e.g. a rummy ruleset's ``meld_hints``): each
     option with its function of this env's observation, in layout order."""
     return [(option, derive) for option, derive in info.observer_class.derived_pieces.items()
             if trained_on.get(option) and not getattr(info.config, option)]
@@ -190,7 +191,7 @@ class PPOAgent(Agent):
         model's guide. The agent copies the policy's weights when it is made: an agent of
         a model that goes on training plays the weights of then. A frame-stacked policy
         remembers the observations of this agent's previous decisions in the game (the
-        :mod:`cardenv.adapters.frame_stack` layout), cleared by ``reset``."""
+        :mod:`cardenv.envs.frame_stack` layout), cleared by ``reset``."""
         super().__init__(info, rng)
         trained_on = {}
         if isinstance(model, str):
@@ -199,7 +200,7 @@ class PPOAgent(Agent):
             trained_on = recorded.get("env_kwargs") or {}
         where = model if isinstance(model, str) else "the model"
         # Pieces its training env added that this one lacks, worked out here from the
-        # observation (carte_v0's meld_hints): the policy sees what it was trained on.
+        # observation (say, meld hints): the policy sees what it was trained on.
         missing = derived_pieces_missing(info, trained_on)
         if missing and guide:
             options = ", ".join(f"{option}={trained_on[option]!r}" for option, _ in missing)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from cardenv.agents.base import Agent, uniform_choice
+from cardenv.core.agent import Agent, uniform_choice
 
 
 class RandomAgent(Agent):

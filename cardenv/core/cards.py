@@ -2,7 +2,7 @@
 
 A *card type* is what is printed on a card (rank and suit); a *physical card* is one
 card of a deck, identified by its position in the deck array. Two physical cards can
-share a type (carte uses two decks), so rules engines track physical ids and look the
+share a type (a double deck), so rules engines track physical ids and look the
 type up only when a card's identity matters.
 
 Type code: ``rank * 4 + suit`` for the 52 standard cards (rank 0 = ace … 12 = king,
@@ -36,7 +36,7 @@ CARD_NAMES: tuple[str, ...] = tuple(
 )
 _TYPE_BY_NAME = {name: t for t, name in enumerate(CARD_NAMES)}
 EITHER_JOKER_NAME = "JK"
-"""A joker of either colour, where a ruleset plays the two alike (in carte_v0's action and
+"""A joker of either colour, where a ruleset plays the two alike (in a rummy ruleset's action and
 observation names); a card of a deck is ``RJ`` or ``BJ``, never ``JK``."""
 CARD_NAME_ACCEPTED = "a card name such as 'AS', '10H' or 'KD', or a joker, 'RJ' (red) or 'BJ' (black)"
 

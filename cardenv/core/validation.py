@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-# A repr longer than this is cut short, so a message stays readable (and one line).
+# A repr longer than this is shortened, so a message stays readable (and one line).
 MAX_SHOWN_CHARS = 120
 
 

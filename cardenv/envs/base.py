@@ -1,12 +1,15 @@
 """The thin PettingZoo AEC layer shared by every ruleset.
 
-A ruleset's env subclasses :class:`CardGameEnv` and names its config, state and
-observer classes; everything PettingZoo-specific (agents, rewards, spaces, wrappers,
-rendering) lives here once.
+A ruleset's env is made from its registry record (:func:`raw_env_class`): a subclass of
+:class:`CardGameEnv` that names the record's config, state and observer classes;
+everything PettingZoo-specific (agents, rewards, spaces, wrappers, rendering, PettingZoo's
+reset probe) lives here once. ``cardenv.<ruleset>`` exposes ``env``, ``raw_env`` and
+``parallel_env`` (:func:`ruleset_env_api`), as ``pettingzoo.classic`` does.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
@@ -22,13 +25,30 @@ from pettingzoo.utils.wrappers.base import BaseWrapper
 from cardenv.core import validation
 from cardenv.core.chance import copy_generator
 from cardenv.core.scoring import points_relative_to_table
-from cardenv.games.base import CardGameState, IllegalActionError
+from cardenv.engine.rounds import GameState, IllegalActionError
+from cardenv.rulesets import Ruleset, get_ruleset
+
+PETTINGZOO_PROBE_KEY = "options"
+"""PettingZoo's api_test and parallel_test reset with ``options={"options": 1}`` only to
+check that ``reset`` takes the keyword: that one key alone, with a value that is no
+mapping, sets nothing and is accepted quietly (:func:`scenario_options`). Any other
+unknown key is an error (a typo such as ``hand`` must not be ignored, nor scenario keys
+nested one level too deep)."""
 
 REWARD_MODES = ("points", "relative", "outcome")
 DEFAULT_REWARD_MODE = "points"
 DEFAULT_REWARD_SCALE = 0.01
 # What becomes of the agent of a seat that leaves the game while the others play on.
 ELIMINATED_AGENTS_MODES = ("stay", "remove")
+
+
+def scenario_options(options: Any) -> Mapping | None:
+    """``reset``'s ``options`` as the rules engine takes them: None for PettingZoo's probe
+    (:data:`PETTINGZOO_PROBE_KEY`), else as given (the engine checks them)."""
+    if (isinstance(options, Mapping) and list(options) == [PETTINGZOO_PROBE_KEY]
+            and not isinstance(options[PETTINGZOO_PROBE_KEY], Mapping)):
+        return None
+    return options
 
 
 class UnknownAgentError(KeyError):
@@ -57,7 +77,7 @@ class CardGameEnv(AECEnv):
         reward_scale: multiplier of the points in ``"points"`` and ``"relative"`` modes (a
             finite number > 0).
         eliminated_agents: what becomes of the agent of a seat that leaves the game while
-            the others play on (carte_v0; kaboom_v0 with ``elimination=True``).
+            the others play on (the rulesets with eliminations).
             ``"stay"`` (default): it stays in ``agents``, not terminated, and is never
             selected again; at the game's end it is done with everyone and its rewards
             since its last action reach it in ``last()``. Every client that ends an
@@ -75,8 +95,9 @@ class CardGameEnv(AECEnv):
     # Not parallelizable: one agent acts at a time, so PettingZoo's aec_to_parallel (every
     # agent's action in one step) does not apply; parallel_env() is the turn-based conversion.
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    ruleset: Ruleset  # the registry record the class was made from (raw_env_class)
     config_class: type
-    state_class: type[CardGameState]
+    state_class: type[GameState]
     observer_class: type
 
     def __init__(
@@ -127,10 +148,10 @@ class CardGameEnv(AECEnv):
         # quarter of a second once per process: paid here, with the env's construction,
         # rather than as a stall in the middle of the first game.
         self.observer.write(throwaway, throwaway.current_player, self._buffers[0])
-        # The game version each buffer was built for (see CardGameState.version).
+        # The game version each buffer was built for (see GameState.version).
         self._buffer_versions: list[object | None] = [None] * n
         self._np_random: np.random.Generator | None = None
-        self.game: CardGameState | None = None
+        self.game: GameState | None = None
 
     @classmethod
     def option_names(cls) -> list[str]:
@@ -170,7 +191,7 @@ class CardGameEnv(AECEnv):
 
         ``options`` sets up a scenario (see the ruleset's docs): ``hands``, ``draw_pile``,
         ``discard_pile`` (card names), ``starter`` and ``scores``; any other key is a
-        ValueError (but for PettingZoo's probe, ``cardenv.games.base.PETTINGZOO_PROBE_KEY``).
+        ValueError (but for PettingZoo's probe, :data:`PETTINGZOO_PROBE_KEY`).
         ``seed`` is None or an integer >= 0. A reset that raises leaves the env exactly as it was.
         """
         seed = validation.seed(seed)
@@ -189,7 +210,7 @@ class CardGameEnv(AECEnv):
         its own (the single-seat view: building a generator per game costs numpy more than
         the deal). An error in ``options`` leaves the env as it was but may have drawn from
         ``rng``."""
-        game = self.state_class(self.config, rng, options)
+        game = self.state_class(self.config, rng, scenario_options(options))
         # Read from the new game before anything of the env changes, so that nothing below
         # can fail half-way through.
         first_agent = self.possible_agents[game.current_player]
@@ -526,3 +547,48 @@ def make_parallel_env_constructor(raw_class: type[CardGameEnv]) -> Callable[...,
     parallel_env.__doc__ = (f"{raw_class.metadata['name']} with the parallel API (one agent acts per step; "
                             f"see TurnBasedParallelEnv).\n\n{raw_class.__doc__}")
     return parallel_env
+
+
+class _RegisteredEnvs:
+    """``raw_envs.<ruleset>``: where a raw env class of a ruleset without a module of its
+    own (one added by :func:`cardenv.rulesets.register_ruleset`) is found by pickle."""
+
+    def __getattr__(self, name: str) -> type[CardGameEnv]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return raw_env_class(name)
+
+
+raw_envs = _RegisteredEnvs()
+_RAW_ENV_CLASSES: dict[str, type[CardGameEnv]] = {}
+
+
+def raw_env_class(ruleset: str | Ruleset) -> type[CardGameEnv]:
+    """The raw env class of a registered ruleset (made once per process from its record):
+    ``cardenv.<ruleset>.raw_env``."""
+    record = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    cls = _RAW_ENV_CLASSES.get(record.name)
+    if cls is None or cls.ruleset is not record:
+        has_module = importlib.util.find_spec(f"cardenv.{record.name}") is not None
+        cls = type("raw_env", (CardGameEnv,), {
+            "__doc__": record.env_doc or f"{record.title} ({record.name}).",
+            "__module__": f"cardenv.{record.name}" if has_module else __name__,
+            "__qualname__": "raw_env" if has_module else f"raw_envs.{record.name}",
+            "metadata": {**CardGameEnv.metadata, "name": record.name},
+            "ruleset": record,
+            "config_class": record.config,
+            "state_class": record.state,
+            "observer_class": record.observer,
+        })
+        _RAW_ENV_CLASSES[record.name] = cls
+    return cls
+
+
+def ruleset_env_api(ruleset: str) -> tuple[type[CardGameEnv], Callable[..., AECEnv], Callable[..., ParallelEnv]]:
+    """``raw_env``, ``env`` (PettingZoo's classic wrappers) and ``parallel_env`` of a
+    registered ruleset, as ``cardenv.<ruleset>`` exposes them."""
+    raw_class = raw_env_class(ruleset)
+    env, parallel_env = make_env_constructor(raw_class), make_parallel_env_constructor(raw_class)
+    for constructor in (env, parallel_env):
+        constructor.__module__ = raw_class.__module__
+    return raw_class, env, parallel_env

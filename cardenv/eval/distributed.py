@@ -14,7 +14,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable, Iterator
 
-from cardenv.extras import require_extra
+from cardenv.core.extras import require_extra
 
 # Chunks per CPU of the cluster: enough to balance, few enough that the cost of a task
 # (scheduling, building the agents) stays small against its games.
@@ -29,7 +29,7 @@ CONNECT_TIMEOUT_S = 5.0
 def connect(address: str, feature: str = "distributed tournaments"):
     """Ray, initialised: ``"local"`` starts a cluster here, anything else is passed to
     ``ray.init(address=...)``; an initialised Ray is used as it is. Raises
-    :class:`cardenv.extras.MissingExtra` naming ``feature`` without Ray, and a one-line
+    :class:`cardenv.core.extras.MissingExtra` naming ``feature`` without Ray, and a one-line
     ConnectionError when no cluster answers at ``address``."""
     require_extra("ray", feature)
     import ray

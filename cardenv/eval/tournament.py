@@ -21,11 +21,13 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from cardenv.agents.base import Agent, RulesetInfo, observation_for
-from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.agents.base import observation_for
+from cardenv.agents.specs import make_agent
+from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.core import validation
 from cardenv.eval.intervals import wilson_interval
-from cardenv.games.base import RoundResult
+from cardenv.engine.rounds import RoundResult
 from cardenv.human.records import GameRecord
 
 
@@ -202,7 +204,7 @@ def worker_thread_limits(workers: int) -> Iterator[None]:
 
     A policy's forward pass is one small matrix product per decision; OpenBLAS splits it
     over every core by default, and with every core busy playing games its helper threads
-    wait for a time slice: measured on two cores with other games running, one onefifty_v0
+    wait for a time slice: measured on two cores with other games running, one
     value estimate took 0.4 ms (8 ms between other work) against 0.16 ms single-threaded."""
     limit = str(max(1, usable_cores() // workers))
     added = [name for name in THREAD_POOL_VARIABLES if name not in os.environ]

@@ -21,7 +21,8 @@ from rich.console import Console
 from rich.text import Text
 
 from cardenv.agents.base import observation_for
-from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.agents.specs import make_agent
+from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.human.records import GameRecord
 
 HUMAN = "human"

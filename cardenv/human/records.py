@@ -8,7 +8,7 @@ check that a replay is the same game. Any ruleset works: nothing here knows one.
 The file (``format`` ``"cardenv-game-record"``, ``version`` 1)::
 
     {"format": "cardenv-game-record", "version": 1, "cardenv_version": "0.1.0",
-     "ruleset": "onefifty_v0", "env_kwargs": {"num_players": 4}, "seed": 3,
+     "ruleset": "<ruleset>", "env_kwargs": {"num_players": 4}, "seed": 3,
      "reset_options": null, "agents": ["heuristic", "random", ...],
      "actions": [[seat, action_id, "action name"], ...],
      "rounds": [{"hand_totals": [...], "points_added": [...], "caller": 2,
@@ -62,7 +62,7 @@ class GameRecord:
 
     # --- files -------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        from cardenv import __version__
+        from cardenv.core.version import __version__
 
         return {
             "format": FORMAT, "version": FORMAT_VERSION, "cardenv_version": __version__,
@@ -117,7 +117,7 @@ class GameRecord:
     # --- replaying ---------------------------------------------------------------------
     def make_env(self):
         """The raw env this game was played on, reset to its start."""
-        from cardenv.agents.registry import make_raw_env
+        from cardenv.envs.info import make_raw_env
 
         env = make_raw_env(self.ruleset, **self.env_kwargs)
         env.reset(seed=self.seed, options=self.reset_options)

@@ -2,7 +2,7 @@
 exact, and observations that leak nothing (information-set resampling, and pairs of
 games that differ only in what a seat cannot know, judged by a rules-text oracle).
 
-They work on any rules engine built on :class:`cardenv.games.base.CardGameState` and
+They work on any rules engine built on :class:`cardenv.engine.slots.SlotGameState` and
 any observer with ``observe(state, seat, out=None)``.
 """
 
@@ -16,10 +16,10 @@ import numpy as np
 
 from cardenv.core.cards import RANK_OF, card_name, parse_card
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState
+from cardenv.engine.slots import SlotGameState
 
 
-def check_invariants(state: CardGameState) -> None:
+def check_invariants(state: SlotGameState) -> None:
     """Every card lies in exactly one place, and the player to act has a legal action."""
     state.table.check_every_card_once()
     if state.is_terminal:
@@ -29,15 +29,15 @@ def check_invariants(state: CardGameState) -> None:
         assert state.legal_action_mask().any(), f"player_{state.current_player} has no legal action"
 
 
-def check_legal_actions_apply(state: CardGameState) -> None:
+def check_legal_actions_apply(state: SlotGameState) -> None:
     """Every masked-in action applies without error (each on its own copy)."""
     for action in state.legal_actions():
         state.clone().apply(action)
 
 
 def check_no_leak(
-    state: CardGameState,
-    observe: Callable[[CardGameState, int], np.ndarray],
+    state: SlotGameState,
+    observe: Callable[[SlotGameState, int], np.ndarray],
     seat: int,
     rng: np.random.Generator,
     samples: int = 3,
@@ -57,10 +57,10 @@ def check_no_leak(
 
 
 def play_random(
-    state: CardGameState,
+    state: SlotGameState,
     rng: np.random.Generator,
-    on_step: Callable[[CardGameState], None] | None = None,
-    choose: Callable[[CardGameState, np.random.Generator], int] | None = None,
+    on_step: Callable[[SlotGameState], None] | None = None,
+    choose: Callable[[SlotGameState, np.random.Generator], int] | None = None,
     max_steps: int = 1_000_000,
 ) -> int:
     """Play ``state`` to the end with uniformly random legal actions (or ``choose``);
@@ -108,26 +108,26 @@ class VisibilityOracle:
     (what an action lets the seat see beyond that).
     """
 
-    def initially_visible(self, state: CardGameState, seat: int) -> set[int]:
+    def initially_visible(self, state: SlotGameState, seat: int) -> set[int]:
         """Physical cards ``seat`` may know in a freshly laid-out round."""
         table = state.table
         return set(table.discard_pile) | set(table.held[seat]) | self.dealt_visible(state, seat)
 
-    def newly_visible(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
+    def newly_visible(self, before: SlotGameState, action: int, after: SlotGameState, seat: int) -> set[int]:
         """Physical cards ``seat`` may know once ``action`` (by ``before.current_player``)
         has turned ``before`` (an untouched copy) into ``after``."""
         table = after.table
         return set(table.discard_pile) | set(table.held[seat]) | self.looks(before, action, after, seat)
 
-    def dealt_visible(self, state: CardGameState, seat: int) -> set[int]:
+    def dealt_visible(self, state: SlotGameState, seat: int) -> set[int]:
         """The ruleset's own look at the deal (e.g. the seat's bottom row)."""
         raise NotImplementedError
 
-    def looks(self, before: CardGameState, action: int, after: CardGameState, seat: int) -> set[int]:
+    def looks(self, before: SlotGameState, action: int, after: SlotGameState, seat: int) -> set[int]:
         """The ruleset's own reveals: peeks, cards shown to all, cards received in view."""
         raise NotImplementedError
 
-    def pass_action(self, state: CardGameState) -> int | None:
+    def pass_action(self, state: SlotGameState) -> int | None:
         """The legal "no attempt" decision in the open reaction window, if there is one.
 
         Decision pairs contrast passing with attempting, the difference a leak of pending
@@ -138,7 +138,7 @@ class VisibilityOracle:
         return None
 
 
-def occupied_cards(state: CardGameState, player: int, slots) -> set[int]:
+def occupied_cards(state: SlotGameState, player: int, slots) -> set[int]:
     """The cards in ``player``'s ``slots`` that exist and are occupied (for oracles)."""
     hand = state.table.hands[player]
     return {hand[s] for s in slots if 0 <= s < len(hand) and hand[s] != EMPTY}
@@ -172,7 +172,7 @@ EXCHANGE_KINDS = ("one exchange", "draw-pile top", "face-up rank", "permutation"
 
 
 def check_leak_pairs(
-    new_state: Callable[[dict, int], CardGameState],
+    new_state: Callable[[dict, int], SlotGameState],
     observer,
     oracle: VisibilityOracle,
     seat: int,
@@ -180,7 +180,7 @@ def check_leak_pairs(
     pairs: int = 24,
     decision_pairs: int = 12,
     max_steps: int = 150,
-    choose: Callable[[CardGameState, np.random.Generator], int] | None = None,
+    choose: Callable[[SlotGameState, np.random.Generator], int] | None = None,
 ) -> LeakPairStats:
     """Pairs of games that differ only in what ``seat`` cannot know must look the same
     to ``seat``: equal observations at every step and equal action masks whenever it is
@@ -220,7 +220,7 @@ def check_leak_pairs(
     choose = choose or _random_legal
     probe = new_state({}, 0)
     deck_names = [card_name(int(t)) for t in probe.table.card_types]
-    # Slot rulesets bound their hands; a rummy hand (carte) has no slots to bound.
+    # Slot rulesets bound their hands; a rummy hand has no slots to bound.
     num_players, max_slots = probe.num_players, getattr(probe.config, "max_hand_slots", None)
     # The grid a round deals (a mini variant's is smaller); a rummy hand has none: 4 cards.
     initial_slots = getattr(probe.config, "initial_slots", 4)
@@ -299,7 +299,7 @@ def _place_name(place: Place) -> str:
     return f"draw pile #{a} from the top" if zone == "draw" else f"discard pile #{a} from the bottom"
 
 
-def _card_at(state: CardGameState, place: Place) -> int:
+def _card_at(state: SlotGameState, place: Place) -> int:
     """The physical card lying at a scenario place of a freshly laid-out round."""
     zone, a, b = place
     table = state.table
@@ -310,7 +310,7 @@ def _card_at(state: CardGameState, place: Place) -> int:
     return table.discard_pile[a]
 
 
-def _check_laid_out(state: CardGameState, options: dict) -> None:
+def _check_laid_out(state: SlotGameState, options: dict) -> None:
     for place in _places(options):
         shown = state.card_name(_card_at(state, place))
         if shown != _name_at(options, place):
@@ -394,22 +394,22 @@ def _apply_exchange(options: dict, changes: dict[Place, str]) -> dict:
 
 
 # --- comparing the two games of a pair ---------------------------------------------------
-def _random_legal(state: CardGameState, rng: np.random.Generator) -> int:
+def _random_legal(state: SlotGameState, rng: np.random.Generator) -> int:
     legal = state.legal_actions()
     return legal[int(rng.integers(len(legal)))]
 
 
-def _round_over(before: CardGameState, after: CardGameState) -> bool:
+def _round_over(before: SlotGameState, after: SlotGameState) -> bool:
     return after.is_terminal or after.round_index != before.round_index
 
 
-def _open_undecided_window(state: CardGameState):
+def _open_undecided_window(state: SlotGameState):
     """The open reaction window still collecting decisions, or None."""
     window = state.reaction_window
     return window if window is not None and not window.is_complete else None
 
 
-def _compare_views(game_a: CardGameState, game_b: CardGameState, observer, seat: int, stats: LeakPairStats,
+def _compare_views(game_a: SlotGameState, game_b: SlotGameState, observer, seat: int, stats: LeakPairStats,
                    label: str, history: list[str]) -> None:
     """Raise AssertionError unless ``seat``'s observations (and, when it is to act in
     either game, its masks) are equal in both games."""

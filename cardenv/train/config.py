@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 
 from cardenv.agents.base import MIXTURE_SEPARATOR
 from cardenv.core import validation
+from cardenv.rulesets import ruleset_names
 
 SELFPLAY = "selfplay"
 VEC_ENVS = ("auto", "dummy", "subproc")
@@ -28,7 +29,7 @@ def _option(default, help_text: str, **kwargs):
 class TrainConfig:
     """Defaults finish on 2 CPU cores in about 5 minutes, evaluation included."""
 
-    ruleset: str = _option("onefifty_v0", "the ruleset to train on", positional=True)
+    ruleset: str = _option(ruleset_names()[0], "the ruleset to train on", positional=True)
     opponent: str = _option(
         "random_no_call",
         "who plays the other seats: one agent spec for all (random, random_no_call, heuristic, heuristic_no_call, "
@@ -52,7 +53,7 @@ class TrainConfig:
                              "(empty: no guide)")
     guide_weight: float = _option(4.0, "guide: the weight's starting value")
     frame_stack: int = _option(1, "decisions the policy sees at once: the observation now and those of the learner's "
-                                  "last N-1 decisions (cardenv.adapters.frame_stack), a memory of its own for "
+                                  "last N-1 decisions (cardenv.envs.frame_stack), a memory of its own for "
                                   "memory=none (1: the observation alone)")
     frame_encoder: str = _option("mlp", "how the policy reads a frame stack: mlp (the frames side by side into its "
                                         "layers) or gru (one GRU reads the frames oldest first and its last state "
@@ -159,7 +160,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
     """The config of parsed ``cardenv train`` arguments; raises TypeError or ValueError
     (one line) for a bad ruleset, opponent spec or env option."""
-    from cardenv.agents.registry import check_ruleset, make_raw_env, parse_spec, ruleset_info
+    from cardenv.rulesets import check_ruleset
+    from cardenv.envs.info import make_raw_env, ruleset_info
+    from cardenv.agents.specs import parse_spec
 
     values = {}
     for f in fields(TrainConfig):

@@ -8,7 +8,7 @@ policy and value networks its last state beside the observation now. It is a sta
 features extractor, so MaskablePPO trains it as it is (the stack is the observation: no
 hidden state is carried between decisions, and the action mask works as usual).
 
-Cloning the cautious heuristic on kaboom_v0 under ``memory="none"`` (200,000 decisions,
+Cloning the cautious heuristic on a slot ruleset under ``memory="none"`` (200,000 decisions,
 8 epochs; docs/agents.md): held-out agreement 89.7% with no stack, 91.0% with four frames
 side by side, 93.6% with sixteen frames read by a 128-unit GRU (98.0% with the
 observation's memory).
@@ -27,7 +27,7 @@ from cardenv.core import validation
 
 
 class RecurrentFrameEncoder(BaseFeaturesExtractor):
-    """Features of a stack of ``num_frames`` frames (the :mod:`cardenv.adapters.frame_stack`
+    """Features of a stack of ``num_frames`` frames (the :mod:`cardenv.envs.frame_stack`
     layout: oldest first, the observation now last): each frame through one linear layer
     and tanh, a GRU of ``hidden_size`` units over them oldest first, and its last state
     followed by the observation now."""

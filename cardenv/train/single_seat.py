@@ -8,10 +8,10 @@ pays the learner what the env paid the learner. (PettingZoo's SB3 tutorial wrapp
 returns the next player's observation with the previous player's reward; this wrapper
 always pairs the learner's observation with the learner's reward.)
 
-A game in which the learner gets no decision at all (carte: a player goes out before the
+A game in which the learner gets no decision at all (a player goes out before the
 learner's first turn and the learner's points put it out of the game, R-17) is no episode:
 ``reset`` deals again, with the same seat, and says how many deals it skipped in
-``info["redeals"]`` (they are rare: about one reset in 8,000 on carte_v0's defaults against
+``info["redeals"]`` (they are rare: about one reset in 8,000 in a rummy ruleset against
 heuristic seats). A Gymnasium episode cannot end before its first step.
 
 The learner's seat rotates per episode (episode ``e`` after a seeded reset uses seat
@@ -45,10 +45,13 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from cardenv.agents.base import Agent, RulesetInfo, observation_for
+from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.agents.base import observation_for
 from cardenv.agents.guide import Guide, policy_observation_space
-from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.agents.specs import make_agent
+from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.core import validation
+from cardenv.rulesets import ruleset_names
 
 
 class SingleSeatEnv(gym.Env):
@@ -57,7 +60,7 @@ class SingleSeatEnv(gym.Env):
 
     def __init__(
         self,
-        ruleset: str = "onefifty_v0",
+        ruleset: str = ruleset_names()[0],
         opponents: str | Sequence[str] = "random_no_call",
         env_kwargs: dict | None = None,
         seat: int | None = None,
@@ -152,7 +155,7 @@ class SingleSeatEnv(gym.Env):
         if state.is_terminal or left:
             winners = [] if left else state.winners()
             info["win_share"] = 1.0 / len(winners) if self.learner_seat in winners else 0.0
-            info["final_scores"] = list(state.scores)
+            info["final_scores"] = [int(score) for score in state.scores]
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:

@@ -24,10 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from cardenv.adapters.frame_stack import SingleSeatFrameStack
+from cardenv.envs.frame_stack import SingleSeatFrameStack
 from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
 from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped_rulesets
-from cardenv.agents.registry import MIXTURE_SEPARATOR, make_agent, make_mixture, ruleset_info
+from cardenv.agents.specs import MIXTURE_SEPARATOR, make_agent, make_mixture
+from cardenv.envs.info import ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament, usable_cores
 from cardenv.train.config import SELFPLAY, TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
@@ -75,7 +76,7 @@ def train(config: TrainConfig) -> dict:
     (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     cores = usable_cores()
     # Subprocesses pay only when the env workers do not compete with the learner for
-    # cores: on 2 cores DummyVecEnv was faster (onefifty_v0 defaults: ~1,110 vs ~725
+    # cores: on 2 cores DummyVecEnv was faster (default options of the first ruleset: ~1,110 vs ~725
     # steps/s before the events piece; 399 vs 319 after).
     use_subproc = config.vec_env == "subproc" or (config.vec_env == "auto" and cores >= SUBPROC_MIN_CORES
                                                   and config.n_envs > 1)
@@ -187,7 +188,7 @@ def train(config: TrainConfig) -> dict:
     periodic = PeriodicEvaluation()
     callbacks = [periodic]
     if not use_subproc and cores > 1:
-        # Measured on 2 cores (onefifty_v0 defaults, DummyVecEnv): 525 learner steps/s
+        # Measured on 2 cores (default options, DummyVecEnv): 525 learner steps/s
         # with two threads against 399 with one.
         callbacks.append(UpdateThreads())
     if config.checkpoint_every > 0:
@@ -206,8 +207,8 @@ def train(config: TrainConfig) -> dict:
     start_timesteps = model.num_timesteps
     learn_started = time.perf_counter()
     # torch checks every distribution's parameters when it is made (three per forward
-    # pass in MaskablePPO; 7% of a profiled onefifty_v0 run). Skipping the checks made a
-    # null env's training ~20% faster; on onefifty_v0 the gain is within the noise of
+    # pass in MaskablePPO; 7% of a profiled run). Skipping the checks made a
+    # null env's training ~20% faster; on a real ruleset the gain is within the noise of
     # 2-core runs. Only for the run: the setting is global, so it is put back after.
     validating = torch.distributions.Distribution._validate_args
     torch.distributions.Distribution.set_default_validate_args(False)

@@ -23,9 +23,10 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-from cardenv.adapters.frame_stack import FrameHistory
+from cardenv.envs.frame_stack import FrameHistory
 from cardenv.agents.guide import policy_observation_space
-from cardenv.agents.registry import make_agent, make_raw_env, ruleset_info
+from cardenv.agents.specs import make_agent
+from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.core import validation
 
 
@@ -34,9 +35,9 @@ class Demonstrations:
     """Decisions of a teacher agent: the deciding seat's observation vector, its legal
     action mask and the teacher's action. Observations are stored as float16 (the
     observation pieces are small integers and fractions; halving the memory lets a few
-    hundred thousand decisions of carte_v0's 4,413-float vector fit), and each decision's
+    hundred thousand decisions of a 4,413-float observation fit), and each decision's
     frame once: a frame stack is the rows ``history`` names, put together when read
-    (sixteen stacked copies of 400,000 kaboom_v0 observations would take 20 GB)."""
+    (sixteen stacked copies of 400,000 observations of 1,526 floats would take 20 GB)."""
 
     frames: np.ndarray  # (n + 1, obs_size) float16: each decision's observation, then the padding frame
     history: np.ndarray  # (n, frame_stack - 1) int64: rows of the seat's previous decisions, oldest first

@@ -18,7 +18,7 @@ decided — never what anyone decided before the window closes. docs/carte.md's 
 are generated from the layouts below.
 
 An observation (and the global state) is written by one compiled call,
-:func:`~cardenv.games.observation_kernels.write_carte_observation`: a few Python ints
+:func:`~cardenv.games.carte.encoder.write_carte_observation`: a few Python ints
 and arrays cost less to hand over than any Python-side piece would to write, so the
 observer only gathers the state's facts into one bytearray (:func:`state_facts`) and
 keeps the rarely changing ones (scores, seat flags, melds) in one vector until they
@@ -34,14 +34,27 @@ import numpy as np
 from cardenv.core.cards import double_deck_with_jokers
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS, candidate_melds, near_meld
 from cardenv.core.observation import ObservationLayout
-from cardenv.games import observation as table_observation
+from cardenv.engine.observation import load_encoders
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.games.observation import Observer
+from cardenv.engine.observation import Observer
 
 NUM_RANKS = 13
 NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
-NOBODY = 255  # a fact's seat or card when there is none: observation_kernels.NOBODY (loaded with numba, later)
+NOBODY = 255  # a fact's seat or card when there is none: encoder.NOBODY (loaded with numba, later)
+
+encoder = None  # cardenv.games.carte.encoder (and numba), once a carte observer is built
+
+
+def load_encoder() -> None:
+    """Import carte's compiled encoder (and numba) when the first observer is built, not
+    when cardenv is imported."""
+    global encoder
+    load_encoders()  # the compiled helpers every observer uses (Observer.compiled_call)
+    if encoder is None:
+        from cardenv.games.carte import encoder as module
+
+        encoder = module
 
 COPIES_PER_TYPE = np.bincount(np.minimum(double_deck_with_jokers(), JOKER), minlength=NUM_MELD_TYPES).astype(
     np.float32)  # the whole deck's, whatever part of it a game plays with
@@ -80,7 +93,7 @@ def meld_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:
 
 class CarteObserver(Observer):
     """Writes observations into a reused buffer; copies drop the buffer and the kept
-    table facts and rebuild them (see :class:`~cardenv.games.observation.Observer`)."""
+    table facts and rebuild them (see :class:`~cardenv.engine.observation.Observer`)."""
 
     scratch = ("_buffer", "_table_facts", "_write_observation")
     derived_pieces = MappingProxyType({"meld_hints": meld_hints_of})
@@ -89,7 +102,7 @@ class CarteObserver(Observer):
     deck = double_deck_with_jokers()
 
     def __init__(self, config: CarteConfig):
-        table_observation.load_kernels()
+        load_encoder()
         self.config = config
         self.copies = COPIES_PER_TYPE
         self.shown_event_kinds = tuple(k for k in CarteState.event_kinds if k not in CarteState.implied_event_kinds)
@@ -97,7 +110,7 @@ class CarteObserver(Observer):
         self.layout = self._build_layout(omniscient=False)
         self.state_layout = self._build_layout(omniscient=True)
         self.size = self.layout.size
-        if table_observation.observation_kernels.NOBODY != NOBODY:
+        if encoder.NOBODY != NOBODY:
             raise AssertionError("state_facts and write_carte_observation must agree on NOBODY")
         for layout in (self.layout, self.state_layout):  # as write_carte_piles reads them: one after another
             pieces = layout.pieces
@@ -115,7 +128,7 @@ class CarteObserver(Observer):
 
     def _pack_tables(self, layout: ObservationLayout, observer: int) -> np.ndarray:
         """``write_carte_observation``'s tables for ``observer`` (-1: the global state)."""
-        kernels = table_observation.observation_kernels
+        kernels = encoder
         config = self.config
         at = {name: piece.start for name, piece in layout.pieces.items()}
         omniscient = observer < 0
@@ -160,7 +173,7 @@ class CarteObserver(Observer):
         self._buffer = self.new_buffer()
         self._table_facts = (None,) * 7  # see _table_facts_of
         self._write_observation = self.compiled_call("_write_observation",
-                                                     table_observation.observation_kernels.write_carte_observation)
+                                                     encoder.write_carte_observation)
 
     # --- the layouts -------------------------------------------------------------------
     def _build_layout(self, omniscient: bool) -> ObservationLayout:
@@ -270,7 +283,7 @@ class CarteObserver(Observer):
     # event records).
     def write(self, state: CarteState, observer: int, out: np.ndarray | None = None,
               recent_events: bool = True) -> np.ndarray:
-        """See :meth:`~cardenv.games.observation.Observer.observe`. The recent events are
+        """See :meth:`~cardenv.engine.observation.Observer.observe`. The recent events are
         always written (``recent_events`` is accepted for the runners that pass it):
         they cost little here."""
         if out is None:
@@ -304,7 +317,7 @@ class CarteObserver(Observer):
         vector = np.zeros(size, dtype=np.float32) if out is None else self.checked_out(out, size)
         table = state.table
         knowledge = table.knowledge
-        table_observation.observation_kernels.write_carte_observation(
+        encoder.write_carte_observation(
             vector, self._state_tables, state_facts(state, 0, True), state.turns_completed, state.selection,
             table.card_types, knowledge.known, knowledge.learned_at, knowledge.decided_at,
             self._table_facts_of(state), state.event_records)

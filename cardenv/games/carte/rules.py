@@ -52,15 +52,9 @@ from cardenv.core.melds import (
     type_at,
 )
 from cardenv.core.reaction import PASS, ReactionWindow
-from cardenv.games.base import (
-    GameConfig,
-    RoundGameState,
-    RoundResult,
-    check_deck,
-    check_first_starter,
-    deck_types,
-    layout_from_options,
-)
+from cardenv.engine.options import GameConfig, check_deck, check_first_starter, deck_types
+from cardenv.engine.rounds import GameState, RoundResult
+from cardenv.engine.scenarios import layout_from_options
 
 HAND_SIZE = 10  # R-03
 CATCH_CARDS = 3  # R-14
@@ -104,7 +98,7 @@ class CarteConfig(GameConfig):
     memory: str = "perfect"
     max_rounds: int | None = 100
     recent_events: int = 16
-    # What the mini variant changes (cardenv.games.mini): part of the deck (card names
+    # What the mini variant changes (the ruleset's mini.py): part of the deck (card names
     # separated by spaces; "" is the whole deck), the cards dealt to each player (R-03)
     # and the seat that starts round 1 (-1: drawn at random, R-04).
     deck: str = ""
@@ -173,7 +167,7 @@ class Meld:
         return Meld(self.owner, self.is_run, self.key, self.low, self.high, self.positions.copy())
 
 
-class CarteState(RoundGameState):
+class CarteState(GameState):
     """A game of carte in progress."""
 
     points = POINTS

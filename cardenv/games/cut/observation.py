@@ -1,6 +1,6 @@
 """What one player may know of a Cut! game, as a flat float32 vector.
 
-The shared pieces come from :class:`~cardenv.games.observation.TableObserver`; Cut! adds
+The shared pieces come from :class:`~cardenv.engine.observation.TableObserver`; Cut! adds
 whose turn it is, the match window and the slots a power or a give involves. Of a match
 window the observation says only that it is open, on which rank, and whether the
 observer has decided: never what anyone else decided. docs/cut.md's table is generated
@@ -17,7 +17,7 @@ import numpy as np
 from cardenv.core.cards import NUM_STANDARD_RANKS, standard_deck
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.cut.rules import CALLER_PENALTY, POINTS, CutConfig, CutState, Phase
-from cardenv.games.observation import TableObserver, shown_slots_matching_the_top_discard
+from cardenv.engine.observation import TableObserver, shown_slots_matching_the_top_discard
 
 
 def match_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:

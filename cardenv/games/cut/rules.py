@@ -43,7 +43,9 @@ from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, points_table, stan
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots, occupied_slot_run
+from cardenv.engine.slots import SlotGameState, mark_occupied_slots, occupied_slot_run
+from cardenv.engine.options import SlotGameConfig
+from cardenv.engine.rounds import RoundResult
 
 CALLER_PENALTY = 10  # C-16
 FIVE = RANK_NAMES.index("5")
@@ -87,7 +89,7 @@ _TARGET_POWER = {Phase.PEEK_OTHER: "peek_other", Phase.QUEEN_TARGET: "queen_targ
 
 
 @dataclass(frozen=True)
-class CutConfig(RoundGameConfig):
+class CutConfig(SlotGameConfig):
     min_players: ClassVar[int] = 2  # C-01
     max_players: ClassVar[int] = 6
     target_score: int = 100  # C-17
@@ -138,7 +140,7 @@ def build_action_table(num_players: int, max_slots: int) -> ActionTable:
     return table
 
 
-class CutState(CardGameState):
+class CutState(SlotGameState):
     """A game of Cut! in progress."""
 
     points = POINTS
@@ -156,7 +158,7 @@ and may swap them.
 Whenever a card lands on the pile a match window opens: each player in turn passes,
 matches an own card of that rank, or calls out an opponent's. Wrong or late costs a
 penalty card; a successful call-out gives one of your cards to that opponent."""
-    event_kinds = CardGameState.event_kinds + (
+    event_kinds = SlotGameState.event_kinds + (
         "five", "six", "queen", "king look", "king swap", "king keep", "decline",
         "match", "call out", "failed attempt", "give",
     )
@@ -477,7 +479,7 @@ penalty card; a successful call-out gives one of your cards to that opponent."""
             self.phase = Phase.TURN
 
     # --- rendering ------------------------------------------------------------------------
-    def _status_details(self) -> list[str]:
+    def status_details(self) -> list[str]:
         details = [f"turn of player_{self.turn_player}"]
         if self.window is not None:
             # Whether others decided is public; what they decided is not, so it is never shown.

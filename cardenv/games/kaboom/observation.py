@@ -1,6 +1,6 @@
 """What one player may know of a KABOOM game, as a flat float32 vector.
 
-The shared pieces come from :class:`~cardenv.games.observation.TableObserver`, with
+The shared pieces come from :class:`~cardenv.engine.observation.TableObserver`, with
 colour turned on (snaps need the opposite colour, K-11; red Kings score −2, K-02; red
 and black 6s differ, K-03/K-04). KABOOM adds whose turn it is, the snap window, the
 slots a power has picked, the own slots selected for a snap, the frozen callers and the
@@ -20,7 +20,7 @@ import numpy as np
 from cardenv.core.cards import deck_with_jokers
 from cardenv.core.observation import ObservationLayout
 from cardenv.games.kaboom.rules import CALL_BONUS, POINTS, KaboomConfig, KaboomState, Phase
-from cardenv.games.observation import TableObserver, shown_slots_matching_the_top_discard
+from cardenv.engine.observation import TableObserver, shown_slots_matching_the_top_discard
 
 
 def snap_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:

@@ -44,7 +44,9 @@ from cardenv.core.cards import IS_RED, JACK, JOKER_RANK, KING, QUEEN, RANK_NAMES
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.games.base import CardGameState, RoundGameConfig, RoundResult
+from cardenv.engine.slots import SlotGameState
+from cardenv.engine.options import SlotGameConfig
+from cardenv.engine.rounds import RoundResult
 
 SIX, SEVEN, EIGHT, NINE = (RANK_NAMES.index(r) for r in ("6", "7", "8", "9"))
 CALL_BONUS = 10  # K-16: per player the caller lost to, or the reward for winning alone
@@ -92,7 +94,7 @@ class Phase(IntEnum):
 
 
 @dataclass(frozen=True)
-class KaboomConfig(RoundGameConfig):
+class KaboomConfig(SlotGameConfig):
     min_players: ClassVar[int] = 2  # K-01
     max_players: ClassVar[int] = 8
     full_deck: ClassVar = staticmethod(deck_with_jokers)  # K-02
@@ -162,7 +164,7 @@ _OTHER_PICKS = {Phase.RED_SIX_FIRST: "red_six", Phase.RED_SIX_SECOND: "red_six",
 _OPTIONAL = (Phase.LOOK_OWN, Phase.LOOK_OTHER, Phase.KING_LOOK)
 
 
-class KaboomState(CardGameState):
+class KaboomState(SlotGameState):
     """A game of KABOOM in progress."""
 
     points = POINTS
@@ -184,7 +186,7 @@ Whenever a card lands on the pile a snap window opens: select your cards of its 
 and the opposite colour, then confirm (or pass). Wrong costs 2 penalty cards, late 1.
 After a good snap of your own cards you may close the gap (your later cards move up)."""
     selection_kinds = frozenset({"snap_select"})
-    event_kinds = CardGameState.event_kinds + (
+    event_kinds = SlotGameState.event_kinds + (
         "black six", "red six", "look own", "look other", "blind swap", "king look", "king take", "king leave",
         "king give", "decline", "snap", "wrong snap", "late snap", "out", "slide",
     )
@@ -570,7 +572,7 @@ After a good snap of your own cards you may close the gap (your later cards move
             self.phase = Phase.TURN
 
     # --- results -----------------------------------------------------------------------
-    def _status_details(self) -> list[str]:
+    def status_details(self) -> list[str]:
         details = [f"turn of player_{self.turn_player}"]
         if self.callers:
             details.append("frozen: " + ", ".join(f"player_{c}" for c in self.callers))

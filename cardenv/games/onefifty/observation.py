@@ -1,6 +1,6 @@
 """What one player may know of a 150 game, as a flat float32 vector.
 
-The shared pieces come from :class:`~cardenv.games.observation.TableObserver`; 150 adds
+The shared pieces come from :class:`~cardenv.engine.observation.TableObserver`; 150 adds
 the slots selected for a match (O-07) and the own slot chosen for a Jack trade (O-11).
 docs/onefifty.md's table is generated from this layout.
 """
@@ -14,7 +14,7 @@ import numpy as np
 
 from cardenv.core.cards import standard_deck
 from cardenv.core.observation import ObservationLayout
-from cardenv.games.observation import TableObserver, shown_slots_matching_the_top_discard
+from cardenv.engine.observation import TableObserver, shown_slots_matching_the_top_discard
 from cardenv.games.onefifty.rules import POINTS, OneFiftyConfig, OneFiftyState, Phase
 
 

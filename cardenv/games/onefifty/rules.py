@@ -21,7 +21,9 @@ from cardenv.core.events import PUBLIC
 from cardenv.core.cards import JACK, KING, QUEEN, TEN, IS_RED, points_table, standard_deck
 from cardenv.core.scoring import first_clockwise_after, lowest
 from cardenv.core.table import EMPTY
-from cardenv.games.base import INITIAL_SLOTS, CardGameState, RoundGameConfig, RoundResult, mark_occupied_slots
+from cardenv.engine.options import INITIAL_SLOTS, SlotGameConfig
+from cardenv.engine.slots import SlotGameState, mark_occupied_slots
+from cardenv.engine.rounds import RoundResult
 
 def _points(card_type: int) -> int:
     """O-02: A = 1, 2–9 face value, red 10 = 0, black 10 = 10, J/Q/K = 20."""
@@ -50,7 +52,7 @@ class Phase(IntEnum):
 
 
 @dataclass(frozen=True)
-class OneFiftyConfig(RoundGameConfig):
+class OneFiftyConfig(SlotGameConfig):
     min_players: ClassVar[int] = 3  # O-01
     max_players: ClassVar[int] = 6
     target_score: int = 150  # O-22
@@ -67,7 +69,7 @@ class OneFiftyConfig(RoundGameConfig):
     def option_checks(cls):
         # Also one card each (seen, as the lower row of a one-card grid): with three
         # players at least (O-01), a deal of two each has 5,040 orders even from seven
-        # cards, too many for the mini variant's tree (cardenv.games.mini).
+        # cards, too many for the mini variant's tree (the ruleset's mini.py).
         return {**super().option_checks(),
                 "initial_slots": partial(validation.choice, options=(INITIAL_SLOTS, 2, 1))}
 
@@ -94,11 +96,11 @@ def build_action_table(num_players: int, max_slots: int) -> ActionTable:
     return table
 
 
-class OneFiftyState(CardGameState):
+class OneFiftyState(SlotGameState):
     """A game of 150 in progress."""
 
     points = POINTS
-    event_kinds = CardGameState.event_kinds + ("take", "match", "failed match", "jack", "queen")
+    event_kinds = SlotGameState.event_kinds + ("take", "match", "failed match", "jack", "queen")
 
     def __init__(self, config: OneFiftyConfig, rng: np.random.Generator, options: dict | None = None):
         self.action_table = build_action_table(config.num_players, config.max_hand_slots)
@@ -126,7 +128,7 @@ After END every other player has one more turn. A caller strictly lowest adds 0 
 everyone else their total; otherwise the caller adds double and those below add 0."""
     selection_kinds = frozenset({"match_select"})
 
-    def _status_details(self) -> list[str]:
+    def status_details(self) -> list[str]:
         return [f"selected slots {self.selected}"] if self.selected else []
 
     def _clone_extra(self, other: OneFiftyState) -> None:

@@ -1,1 +1,0 @@
-"""Rule-based agents, one file per ruleset (registered in cardenv.agents.rulesets)."""

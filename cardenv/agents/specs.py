@@ -1,0 +1,176 @@
+"""Which agents exist, and building one from its spec (:func:`make_agent`).
+
+Every agent but the heuristic is generic: ``random`` and ``random_no_call`` use the
+action table, ``ismcts`` the rules engine with the ruleset's heuristic for rollouts,
+``ppo`` a saved model. The heuristic is the ruleset's own, named in its registry record
+(:mod:`cardenv.rulesets`). Agents made of other agents
+(a search's prior, a guided policy's guide) get :func:`make_agent` from this module's
+factories: no agent module imports this one.
+
+Agent specs are strings ``name`` or ``name:argument`` — ``ismcts:200`` (simulations per
+move; ``ismcts:30@ppo:pretrained`` searches with the shipped policy as its prior),
+``ppo:runs/RULESET/final_model.zip`` (model file), ``ppo:pretrained`` (the policy
+shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
+``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
+Specs joined by ``|`` are a mixture, one of them drawn per game (``heuristic|heuristic_no_call``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import numpy as np
+
+from cardenv.agents.base import MIXTURE_SEPARATOR, MixtureAgent, NoCallAgent
+from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path
+from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.core.extras import require_extra
+from cardenv.rulesets import get_ruleset
+
+
+def _make_random(info, rng, argument):
+    from cardenv.agents.random import RandomAgent
+
+    return RandomAgent(info, rng)
+
+
+def _make_random_no_call(info, rng, argument):
+    return NoCallAgent(_make_random(info, rng, argument))
+
+
+def _make_heuristic(info, rng, argument):
+    return get_ruleset(info.name).heuristic(info, rng)
+
+
+def _make_heuristic_no_call(info, rng, argument):
+    return NoCallAgent(_make_heuristic(info, rng, argument))
+
+
+def _make_heuristic_cautious(info, rng, argument):
+    agent = _make_heuristic(info, rng, argument)
+    for setting, value in agent.cautious_settings.items():
+        setattr(agent, setting, value)
+    agent.name = "heuristic_cautious"
+    return agent
+
+
+def _make_ismcts(info, rng, argument):
+    from cardenv.agents.ismcts import ISMCTSAgent
+
+    budget, _, prior = (argument or "").partition(PRIOR_SEPARATOR)
+    simulations, _, leaf = budget.partition(LEAF_SEPARATOR)
+    return ISMCTSAgent(info, rng, simulations=int(simulations) if simulations else ISMCTSAgent.default_simulations,
+                       prior=prior or "heuristic", agent_factory=make_agent, leaf=leaf or "rollout")
+
+
+def _make_ppo(info, rng, argument):
+    from cardenv.agents.ppo import PPOAgent
+
+    if argument in SHIPPED_VARIANTS:
+        argument = pretrained_model_path(info.name, argument)
+    return PPOAgent(info, rng, argument, agent_factory=make_agent)  # the model file, checked by parse_spec
+
+
+def _make_rllib(info, rng, argument):
+    from cardenv.agents.rllib import RLlibAgent
+
+    checkpoint, _, module_id = argument.partition("#")
+    return RLlibAgent(info, rng, checkpoint, module_id or None)
+
+
+# name -> factory(info, rng, argument or None)
+AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent]] = {
+    "random": _make_random,
+    "random_no_call": _make_random_no_call,
+    "heuristic": _make_heuristic,
+    "heuristic_no_call": _make_heuristic_no_call,
+    "heuristic_cautious": _make_heuristic_cautious,
+    "ismcts": _make_ismcts,
+    "ppo": _make_ppo,
+    "rllib": _make_rllib,
+}
+AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
+               "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], or several joined by | (one drawn per game)")
+"""The accepted agent specs, as a user reads them."""
+AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
+"""Agents that need an optional dependency: name -> the extra that brings it."""
+PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
+LEAF_SEPARATOR = "/"  # ismcts:300/static: how a simulation's leaf is judged
+SEARCH_PRIORS = ("heuristic", "ppo")  # agents that can be a search's prior
+MIXTURE = "mixture"  # parse_spec's name for a mixture; its argument is the whole spec
+
+
+def parse_spec(spec: str) -> tuple[str, str | None]:
+    """``(name, argument)`` of an agent spec, checked: one-line errors name the spec and
+    what is accepted (TypeError for a non-string, ValueError otherwise). A ``ppo`` model
+    file must exist; like stable-baselines3, ``ppo:run/final_model`` finds
+    ``run/final_model.zip``, and the argument returned is the file's path;
+    ``ppo:pretrained`` is the policy that ships for the ruleset (checked when the agent
+    is made, which knows the ruleset; a file named ``pretrained`` is ``ppo:./pretrained``).
+    An agent whose extra is not installed raises :class:`cardenv.core.extras.MissingExtra`."""
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent spec is a string ({AGENT_SPECS}), got {spec!r} ({type(spec).__name__})")
+    if MIXTURE_SEPARATOR in spec:
+        for alternative in spec.split(MIXTURE_SEPARATOR):
+            parse_spec(alternative)
+        return MIXTURE, spec
+    name, sep, argument = spec.partition(":")
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {spec!r}; agents are {AGENT_SPECS}")
+    if name in AGENT_EXTRAS:
+        require_extra(AGENT_EXTRAS[name], f"agent {spec!r}")
+    if name == "ismcts":
+        budget, has_prior, prior = argument.partition(PRIOR_SEPARATOR)
+        simulations, has_leaf, leaf = budget.partition(LEAF_SEPARATOR)
+        if sep and not (simulations.isdigit() and int(simulations) >= 1):
+            raise ValueError(f"ismcts simulations must be an integer of at least 1, got {simulations!r} in {spec!r}")
+        from cardenv.agents.ismcts import LEAF_EVALUATIONS, VALUE_LEAVES
+
+        if has_leaf and leaf not in LEAF_EVALUATIONS:
+            raise ValueError(f"the ismcts leaf evaluation must be one of {', '.join(LEAF_EVALUATIONS)} (as in "
+                             f"'ismcts:300/static'), got {leaf!r} in {spec!r}")
+        if has_prior:
+            prior_name, prior_argument = parse_spec(prior)
+            if prior_name not in SEARCH_PRIORS:
+                raise ValueError(f"the ismcts prior must be heuristic or a ppo model (as in "
+                                 f"'ismcts:30@ppo:pretrained'), got {prior!r} in {spec!r}")
+            if prior_name == "ppo":
+                argument = f"{budget}{PRIOR_SEPARATOR}ppo:{prior_argument}"
+        if leaf in VALUE_LEAVES and not (has_prior and prior_name == "ppo"):
+            raise ValueError(f"the ismcts leaf {leaf!r} reads a policy's value function: give a ppo prior (as in "
+                             f"'ismcts:100/{leaf}@ppo:pretrained'), got {spec!r}")
+    elif name == "ppo":
+        if not argument:
+            raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/RULESET/final_model.zip', "
+                             f"got {spec!r}")
+        if argument not in SHIPPED_VARIANTS and not os.path.isfile(argument):
+            if argument.endswith(".zip") or not os.path.isfile(argument + ".zip"):
+                raise ValueError(f"ppo model file {argument!r} does not exist")
+            argument += ".zip"
+    elif name == "rllib":
+        checkpoint = argument.partition("#")[0]
+        if not checkpoint:
+            raise ValueError(f"the rllib agent needs a checkpoint directory, as in 'rllib:runs/rllib/checkpoint' "
+                             f"(add '#MODULE' to pick a module), got {spec!r}")
+        if not os.path.isdir(checkpoint):
+            raise ValueError(f"rllib checkpoint directory {checkpoint!r} does not exist")
+    elif sep:
+        raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")
+    return name, (argument if sep else None)
+
+
+def make_agent(spec: str, info: RulesetInfo, rng: np.random.Generator) -> Agent:
+    """Build the agent ``spec`` (``"heuristic"``, ``"ismcts:200"``, ``"ppo:model.zip"``,
+    ``"heuristic|heuristic_no_call"``)."""
+    name, argument = parse_spec(spec)
+    if name == MIXTURE:
+        return make_mixture(spec, info, rng, make_agent)
+    return AGENTS[name](info, rng, argument)
+
+
+def make_mixture(spec: str, info: RulesetInfo, rng: np.random.Generator,
+                 agent_factory: Callable[[str, RulesetInfo, np.random.Generator], Agent]) -> MixtureAgent:
+    """The mixture ``a|b|...``, each alternative built by ``agent_factory`` (a runner's own
+    factory may know more names, such as training's ``selfplay``) on one shared generator."""
+    return MixtureAgent([agent_factory(alternative, info, rng) for alternative in spec.split(MIXTURE_SEPARATOR)])

@@ -1,0 +1,3 @@
+"""The version of cardenv (also ``cardenv.__version__``; pyproject.toml holds the same)."""
+
+__version__ = "0.1.0"

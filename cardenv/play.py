@@ -1,4 +1,0 @@
-"""Moved to :mod:`cardenv.human.play`; this path keeps working (see :mod:`cardenv._moved`)."""
-from cardenv._moved import alias
-
-alias(__name__, "cardenv.human.play")
