@@ -10,6 +10,7 @@ is kept; only differences within one run mean anything on a busy machine.
 
     python benchmarks/bench_parts.py                        # every ruleset
     python benchmarks/bench_parts.py --only onefifty_v0 --seconds 2 --repeats 4
+    python benchmarks/bench_parts.py --seconds 1.5 --repeats 3 --record   # into docs/results/speed.json
 
 The parts, for the slot rulesets: the compiled call (the card, turn and event pieces),
 the recent events alone (the observation written without them), the ruleset's own
@@ -36,7 +37,7 @@ from cardenv.games import observation as table_observation
 from cardenv.games.carte import observation as carte_observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_envs import cardenv_rulesets, engine_runner, ruleset_options, run_settings, write_json
+from bench_envs import cardenv_rulesets, engine_runner, record, ruleset_options, run_settings, write_json
 
 
 @contextlib.contextmanager
@@ -127,6 +128,8 @@ def main(argv: list[str] | None = None) -> dict:
         results[ruleset] = {"us_per_decision": best, "saves_us": {k: everything - v for k, v in best.items()}}
     result = {**settings, "rulesets": results}
     write_json(args.json, result)
+    if args.record:
+        record("speed", "parts", "bench_parts", "bench_parts.py", argv, {"rulesets": results})
     return result
 
 

@@ -211,7 +211,8 @@ def render_bench_search(data: dict) -> list[str]:
         ratio = row.get("ratio_to_baseline")
         ms = row.get("ms_per_decision")
         body.append([row["ruleset"], f"`{row['search']}`", number(row["simulations_per_second"]),
-                     "–" if ms is None else f"{ms:,.1f}", "–" if ratio is None else f"{ratio:.{row.get('ratio_digits', 1)}f}×"])
+                     "–" if ms is None else f"{ms:,.1f}",
+                     "–" if ratio is None else f"{ratio:.{row.get('ratio_digits', 1)}f}×"])
     return rows(["ruleset", "search", "simulations/s", "ms per searched decision", "× baseline"], body)
 
 
@@ -250,7 +251,9 @@ def render_openspiel_ismcts(data: dict) -> list[str]:
     body = []
     for row in data["rows"]:
         low, high = row["ci95_return"]
-        cell = {"win_share": row["win_share"], "games": data["games"], **({"ci95": row["ci95"]} if "ci95" in row else {})}
+        cell = {"win_share": row["win_share"], "games": data["games"]}
+        if "ci95" in row:
+            cell["ci95"] = row["ci95"]
         body.append([row["opponent"], f"{row['mean_return']:+.2f} [{low:+.2f}, {high:+.2f}]", share_text(cell),
                      f"{row['seconds']:.0f}"])
     return [f"`{data['game']}`, {data['games']} games per row, seats swapped every game", "",
