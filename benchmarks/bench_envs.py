@@ -9,6 +9,7 @@ repetitions of all rows interleaved, and the best repetition of each row is kept
     python benchmarks/bench_envs.py                 # every cardenv ruleset + every peer
     python benchmarks/bench_envs.py --seconds 5 --repeats 3 --json out.json
     python benchmarks/bench_envs.py --only cardenv --only hanabi   # rows whose name contains either
+    python benchmarks/bench_envs.py --seconds 3 --repeats 3 --record  # into docs/results/speed.json and speed.md
 
 Seeding: like an RL training loop, each measurement seeds once: one env per
 measurement, ``env.reset(seed=seed)`` for its first episode and a plain ``env.reset()``
@@ -49,10 +50,12 @@ import argparse
 import importlib
 import json
 import platform
+import sys
 import time
 import warnings
 from collections.abc import Callable
 from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 
@@ -237,6 +240,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json", help="also write the results to this JSON file")
     parser.add_argument("--only", action="append", default=[], metavar="TEXT",
                         help="measure only the rows whose name contains TEXT (repeatable)")
+    parser.add_argument("--record", action="store_true",
+                        help="put the figures into docs/results/speed.json (the envs table) and redraw speed.md")
     args = parser.parse_args(argv)
 
     runners, skipped = build_runners(args.only)
@@ -269,6 +274,9 @@ def main(argv: list[str] | None = None) -> dict:
         "settings": {**settings, "seeding": "once per run"},
     }
     write_json(args.json, result)
+    if args.record:
+        record("speed", "envs", "bench_envs", "bench_envs.py", argv,
+               {"decisions_per_second": best, "references": references, "ratios": result["ratios"]})
     return result
 
 
@@ -283,6 +291,8 @@ def ruleset_options(description: str, argv: list[str] | None, rulesets: list[str
     parser.add_argument("--only", action="append", default=[], metavar="RULESET",
                         help="measure only this ruleset (repeatable)")
     parser.add_argument("--json", help="also write the results to this JSON file")
+    parser.add_argument("--record", action="store_true",
+                        help="put the figures into docs/results/speed.json and redraw speed.md")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.only) - set(rulesets))
     if unknown:
@@ -297,6 +307,15 @@ def run_settings(args: argparse.Namespace, versions: dict[str, str], note: str =
           + f"; {args.repeats}× {args.seconds:g}s each, best kept" + (f"; {note}" if note else ""))
     return {"python": platform.python_version(), "versions": versions, "seconds": args.seconds,
             "repeats": args.repeats}
+
+
+def record(page: str, table_id: str, kind: str, script: str, argv: list[str] | None, data) -> None:
+    """The ``--record`` option: ``data`` into docs/results/<page>.json as table ``table_id``,
+    with the command that made it (benchmarks/results.py), and the page drawn again."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import results
+
+    results.record(page, table_id, kind, results.command_line(script, argv), data)
 
 
 def write_json(path: str | None, result: dict) -> None:

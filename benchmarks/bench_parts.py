@@ -10,6 +10,7 @@ is kept; only differences within one run mean anything on a busy machine.
 
     python benchmarks/bench_parts.py                        # every ruleset
     python benchmarks/bench_parts.py --only onefifty_v0 --seconds 2 --repeats 4
+    python benchmarks/bench_parts.py --seconds 1.5 --repeats 3 --record   # into docs/results/speed.json
 
 The parts, for the slot rulesets: the compiled call (the card, turn and event pieces),
 the recent events alone (the observation written without them), the ruleset's own
@@ -31,12 +32,12 @@ from pathlib import Path
 import numpy as np
 
 import cardenv
-from cardenv.games import base as engine_base
-from cardenv.games import observation as table_observation
+from cardenv.engine import observation as table_observation
+from cardenv.engine import rounds as engine_rounds
 from cardenv.games.carte import observation as carte_observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_envs import cardenv_rulesets, engine_runner, ruleset_options, run_settings, write_json
+from bench_envs import cardenv_rulesets, engine_runner, record, ruleset_options, run_settings, write_json
 
 
 @contextlib.contextmanager
@@ -62,7 +63,7 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         "without the observation": lambda: replaced(cls, "write", lambda self, state, seat, out=None, *a: out),
     }
     if isinstance(observer, table_observation.TableObserver):
-        kernels = table_observation.observation_kernels
+        kernels = table_observation.encoders
         write = cls.write
 
         def write_without_events(self, state, seat, out=None, recent_events=True):
@@ -72,7 +73,7 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         parts["without the recent events"] = lambda: replaced(cls, "write", write_without_events)
         parts["without the ruleset's pieces"] = lambda: replaced(cls, "_fill_ruleset_pieces", do_nothing)
     else:  # carte: one compiled call, fed the state's facts gathered in Python
-        kernels = table_observation.observation_kernels
+        kernels = carte_observation.encoder
         pack_tables = cls._pack_tables
         fixed_deal = carte_observation.state_facts(observer.state_class(observer.config, np.random.default_rng(0)),
                                                    0, False)
@@ -87,8 +88,8 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         parts["without the recent events"] = lambda: replaced(cls, "_pack_tables", pack_tables_without_events)
         parts["without gathering the state's facts"] = lambda: replaced(
             carte_observation, "state_facts", lambda *a: fixed_deal)
-    parts["without the engine's event log"] = lambda: replaced(engine_base.GameState, "log", do_nothing)
-    parts["without its integer records"] = lambda: replaced(engine_base, "append_event_record", do_nothing)
+    parts["without the engine's event log"] = lambda: replaced(engine_rounds.GameState, "log", do_nothing)
+    parts["without its integer records"] = lambda: replaced(engine_rounds, "append_event_record", do_nothing)
     return parts
 
 
@@ -127,6 +128,8 @@ def main(argv: list[str] | None = None) -> dict:
         results[ruleset] = {"us_per_decision": best, "saves_us": {k: everything - v for k, v in best.items()}}
     result = {**settings, "rulesets": results}
     write_json(args.json, result)
+    if args.record:
+        record("speed", "parts", "bench_parts", "bench_parts.py", argv, {"rulesets": results})
     return result
 
 

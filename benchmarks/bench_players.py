@@ -11,7 +11,7 @@ anything on a busy machine.
     python benchmarks/bench_players.py              # every ruleset at its player counts
     python benchmarks/bench_players.py --seconds 2 --repeats 3 --json scaling.json
 
-It prints the markdown table docs/performance.md shows.
+It prints the markdown table; ``--record`` puts it into docs/results/speed.json and speed.md.
 
 The last column, "µs per observation / player", is the observation's cost divided by
 the number of players: flat or falling means the acting player's observation grows at
@@ -34,7 +34,7 @@ import cardenv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # play_random: the loop of bench_envs.py's env() rows
-from bench_envs import play_random, ruleset_options, run_settings, write_json
+from bench_envs import play_random, record, ruleset_options, run_settings, write_json
 
 # Player counts measured per ruleset: 3, 4 and 6 where the rules allow, and 8 for kaboom.
 PLAYER_COUNTS = {"onefifty_v0": (3, 4, 6), "cut_v0": (3, 4, 6), "kaboom_v0": (3, 4, 6, 8), "carte_v0": (3, 4, 6)}
@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> dict:
     print(markdown(rows))
     result = {**settings, "rows": rows}
     write_json(args.json, result)
+    if args.record:
+        record("speed", "players", "bench_players", "bench_players.py", argv, {"rows": rows})
     return result
 
 

@@ -1,6 +1,6 @@
 """How tournaments and RLlib training scale with workers on this machine.
 
-    python benchmarks/bench_scaling.py [--games 400] [--iterations 3] [--json out.json]
+    python benchmarks/bench_scaling.py [--games 400] [--iterations 3] [--json out.json] [--record]
 
 Measures (1) a tournament (heuristic against three heuristics on onefifty_v0) in one
 process, with `workers=2` processes and as Ray tasks on a local 2-CPU cluster, in games
@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 import ray
 
@@ -66,13 +68,15 @@ def rllib(iterations: int, batch: int) -> dict:
     return figures
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--batch", type=int, default=2000)
     parser.add_argument("--json", help="write the figures here")
-    args = parser.parse_args()
+    parser.add_argument("--record", action="store_true",
+                        help="put the figures into docs/results/speed.json (the scaling table) and redraw speed.md")
+    args = parser.parse_args(argv)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         figures = {"tournament": tournaments(args.games), "rllib": rllib(args.iterations, args.batch)}
@@ -82,6 +86,11 @@ def main() -> None:
         with open(args.json, "w") as f:
             json.dump(figures, f, indent=2)
     print(json.dumps(figures, indent=2))
+    if args.record:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import results
+
+        results.record("speed", "scaling", "bench_scaling", results.command_line("bench_scaling.py", argv), figures)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ Only ratios within one run mean anything on a busy machine.
 
     python benchmarks/bench_search.py
     python benchmarks/bench_search.py --baseline ../cardenv-old --budgets 100 --decisions 10 --json search.json
+    python benchmarks/bench_search.py --baseline ../cardenv-old --budgets 100 --decisions 10 --record
+
+``--record`` puts the figures into docs/results/search.json and redraws search.md.
 
 Rows: ``ismcts:N`` (heuristic rollouts to the round's end), ``ismcts:N/static`` (the
 turn judged by the sampled world's hand totals, no rollout), and with the shipped policy
@@ -145,6 +148,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--peer-decisions", type=int, default=2,
                         help="searched decisions of the peer row (its random rollouts of carte_v0 take seconds)")
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON")
+    parser.add_argument("--record", action="store_true",
+                        help="put the figures into docs/results/search.json and redraw search.md")
     parser.add_argument("--measure", nargs=3, metavar=("RULESET", "SPEC", "DECISIONS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:  # a row's subprocess
@@ -200,6 +205,11 @@ def main(argv: list[str] | None = None) -> dict:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)
+    if args.record:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import results
+
+        results.record("search", "bench_search", "bench_search", results.command_line("bench_search.py", argv), result)
     return result
 
 

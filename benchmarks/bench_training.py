@@ -1,8 +1,7 @@
 """Training throughput of the single-seat view, as a fraction of what PPO alone allows.
 
-For each field of opponents and each engine that can play it (``SingleSeatEnv``'s
-``engine``: the rules engine, and its compiled twin against random seats), in one
-process:
+For each field of opponents, in one process, on ``SingleSeatEnv`` (the single-seat view
+of the Python rules engine, the other seats' agents playing in Python):
 
 - **µs per learner step** of the view alone (a learner that picks a random legal action,
   the view seeded once and reset at every episode's end), the best of the repetitions;
@@ -15,6 +14,7 @@ process:
 
     python benchmarks/bench_training.py                       # onefifty_v0, both fields
     python benchmarks/bench_training.py --segments 6 --segment-steps 8192 --json training.json
+    python benchmarks/bench_training.py --record              # into docs/results/speed.json and speed.md
 
 Machines are noisy: compare rows of one run only.
 """
@@ -32,18 +32,13 @@ import numpy as np
 from cardenv.train import SingleSeatEnv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # noqa: E402
 from bench_envs import write_json  # noqa: E402  (the benchmarks' shared helpers)
 
 
-def engines_for(ruleset: str, opponents: str) -> list[str]:
-    """The engines that can play ``opponents`` in ``ruleset`` (the twin's where it can)."""
-    compiled = SingleSeatEnv(ruleset, opponents).engine == "compiled"
-    return ["python", "compiled"] if compiled else ["python"]
-
-
-def view_step_microseconds(ruleset: str, opponents: str, engine: str, steps: int, repeats: int) -> float:
+def view_step_microseconds(ruleset: str, opponents: str, steps: int, repeats: int) -> float:
     """The best of ``repeats`` runs of ``steps`` learner steps, µs per step."""
-    view = SingleSeatEnv(ruleset, opponents, engine=engine)
+    view = SingleSeatEnv(ruleset, opponents)
     rng = np.random.default_rng(0)
     view.reset(seed=0)
     best = float("inf")
@@ -86,9 +81,9 @@ def null_env_class():
     return NullEnv
 
 
-def ppo_rates(ruleset: str, fields: list[tuple[str, str]], segments: int, segment_steps: int) -> dict:
-    """Median learner steps per second of the same PPO on each (opponents, engine) view and
-    on the null env, their segments taking turns."""
+def ppo_rates(ruleset: str, fields: list[str], segments: int, segment_steps: int) -> dict:
+    """Median learner steps per second of the same PPO on the view against each field of
+    opponents and on the null env, their segments taking turns."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -107,9 +102,8 @@ def ppo_rates(ruleset: str, fields: list[tuple[str, str]], segments: int, segmen
 
     like = SingleSeatEnv(ruleset, "random_no_call")
     models = {"null env": model(lambda: null_env(like))}
-    for opponents, engine in fields:
-        models[f"{opponents}, {engine}"] = model(
-            lambda opponents=opponents, engine=engine: SingleSeatEnv(ruleset, opponents, engine=engine))
+    for opponents in fields:
+        models[opponents] = model(lambda opponents=opponents: SingleSeatEnv(ruleset, opponents))
     rates: dict[str, list[float]] = {name: [] for name in models}
     for name, m in models.items():  # one rollout and update each before the clock starts
         m.learn(config.n_envs * config.n_steps, reset_num_timesteps=False)
@@ -130,17 +124,19 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--segments", type=int, default=4, help="PPO segments per model (0: no PPO rows)")
     parser.add_argument("--segment-steps", type=int, default=4096, help="learner steps per PPO segment")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--record", action="store_true",
+                        help="put the figures into docs/results/speed.json (the training table) and redraw speed.md")
     args = parser.parse_args(argv)
-    fields = [(opponents, engine) for opponents in args.opponents for engine in engines_for(args.ruleset, opponents)]
+    fields = list(args.opponents)
     result: dict = {"ruleset": args.ruleset, "view_us_per_step": {}, "ppo_steps_per_second": {}, "ratio": {}}
-    for opponents, engine in fields:
-        result["view_us_per_step"][f"{opponents}, {engine}"] = view_step_microseconds(
-            args.ruleset, opponents, engine, args.view_steps, args.repeats)
+    for opponents in fields:
+        result["view_us_per_step"][opponents] = view_step_microseconds(
+            args.ruleset, opponents, args.view_steps, args.repeats)
     if args.segments:
         rates = ppo_rates(args.ruleset, fields, args.segments, args.segment_steps)
         result["ppo_steps_per_second"] = rates
         result["ratio"] = {name: rate / rates["null env"] for name, rate in rates.items() if name != "null env"}
-    print(f"| {args.ruleset}: opponents, engine | µs per learner step (view alone) | PPO learner steps/s | "
+    print(f"| {args.ruleset}: opponents | µs per learner step (view alone) | PPO learner steps/s | "
           "ratio to the null env |")
     print("|---|---|---|---|")
     for name, microseconds in result["view_us_per_step"].items():
@@ -151,6 +147,8 @@ def main(argv: list[str] | None = None) -> dict:
     if args.segments:
         print(f"| null env | - | {result['ppo_steps_per_second']['null env']:,.0f} | 1.00 |")
     write_json(args.json, result)
+    if args.record:
+        results.record("speed", "training", "bench_training", results.command_line("bench_training.py", argv), result)
     return result
 
 

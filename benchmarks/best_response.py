@@ -13,11 +13,13 @@ old guided policies' weakness; ``plain`` is PPO from scratch with the same flags
 
     python benchmarks/best_response.py --rulesets onefifty_v0 cut_v0 \\
         --targets heuristic ppo:pretrained ppo:pretrained_guided --timesteps 151552 --games 1000 \\
-        --json docs/best_response.json --markdown best_response.md
+        --json best_response.json --markdown best_response.md --record
 
 Each target's run folder is kept under ``--runs`` (learning curve, model). Results go to
 ``--json`` after every target, and a rerun with the same ``--json`` keeps the targets
-already measured with the same budget, recipe and seed.
+already measured with the same budget, recipe and seed. ``--record`` puts the rows into
+docs/results/best_response.json (a row of the same target, recipe, seed, games and options
+replaced), each with its command, date and commit, and redraws best_response.md.
 """
 
 from __future__ import annotations
@@ -91,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", help="write the table here too")
     parser.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                         help="env option for every run and evaluation, e.g. memory=none (repeatable)")
+    parser.add_argument("--record", action="store_true",
+                        help="put the rows into docs/results/best_response.json and redraw best_response.md")
     args = parser.parse_args(argv)
     try:
         env_kwargs = parse_env_args(args.env_arg)
@@ -121,11 +125,37 @@ def main(argv: list[str] | None = None) -> int:
                   f"({row['seconds'] / 60:.1f} min)", flush=True)
             if json_path:
                 json_path.write_text(json.dumps(rows, indent=2) + "\n")
-    table = markdown([r for r in rows if r["ruleset"] in args.rulesets and r["target"] in args.targets], command)
+    measured = [r for r in rows if r["ruleset"] in args.rulesets and r["target"] in args.targets]
+    table = markdown(measured, command)
     print(table)
     if args.markdown:
         Path(args.markdown).write_text(table)
+    if args.record:
+        record_rows(measured, command)
     return 0
+
+
+def record_rows(measured: list[dict], command: str) -> None:
+    """The rows into the best responses' results page, each with the command, date and commit."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import results
+
+    def key(row: dict) -> tuple:
+        return (row["ruleset"], row["target"], row["recipe"], row["seed"], row["games"], row["env_kwargs"])
+
+    page = results.load("best_response")
+    entry = results.table(page, "best_responses")
+    if entry is None:
+        entry = {"id": "best_responses", "title": "Best responses to the agents", "kind": "best_response",
+                 "command": "python benchmarks/best_response.py --rulesets RULESET --targets TARGET --timesteps N "
+                            "--games N (each row's own command in its note)",
+                 "measured": {"date": "", "machine": results.machine()}, "notes": "", "data": {"rows": []}}
+        page["tables"].append(entry)
+    stamp = {"date": __import__("datetime").date.today().isoformat(), "commit": results.commit()}
+    new = {key(r): {**r, "note": f"`{command}`, {stamp['date']}, commit {stamp['commit']}"} for r in measured}
+    entry["data"]["rows"] = [new.pop(key(r), r) for r in entry["data"]["rows"]] + list(new.values())
+    entry["measured"] = {**entry["measured"], "date": stamp["date"], "machine": results.machine()}
+    results.save("best_response", page)
 
 
 if __name__ == "__main__":

@@ -8,15 +8,16 @@ For each mini variant (cardenv.MINI_VARIANTS): the histories of its whole tree
 check, CFR+ (C++, on the ``cached_tree`` transform) with its exploitability curve, and the
 exact exploitability of the uniform random policy, our heuristic and our ismcts (each an
 explicit policy: the agent's action at every information state; for ismcts, the
-frequencies of ``--ismcts-samples`` searches). Writes ``docs/openspiel_mini.json`` and
-``docs/openspiel_cfr_<ruleset>.png``. Exploitability here is OpenSpiel's: the mean over
+frequencies of ``--ismcts-samples`` searches). Writes the figures into
+``docs/results/openspiel_mini.json`` (and redraws its page, ``docs/results/openspiel_mini.md``)
+and the curves to ``docs/openspiel_cfr_<ruleset>.png``. Exploitability here is OpenSpiel's: the mean over
 the players of what a best response gains against the policy, in points.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 import time
 from pathlib import Path
 
@@ -29,7 +30,11 @@ from open_spiel.integration_tests import api_test
 import cardenv.adapters.openspiel as cardenv_openspiel
 from cardenv import MINI_VARIANTS
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results as results_pages  # noqa: E402  (benchmarks/results.py: the results pages)
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+PAGE = "openspiel_mini"  # docs/results/openspiel_mini.json and .md
 
 
 def count_histories(game) -> dict:
@@ -138,47 +143,30 @@ def measure_agents(game, cached, ruleset: str, args, result: dict) -> None:
 
 
 def markdown_table(results: dict) -> str:
-    """docs/openspiel.md's table of the mini variants, from docs/openspiel_mini.json."""
-    lines = ["| game | deck | histories (chance / decision / terminal) | information states | uniform random | "
-             "CFR+ after N iterations (% of uniform) | heuristic | ismcts | MaskablePPO | times (one core) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for ruleset, r in sorted(results.items()):
-        tree, cfr = r["tree"], r["cfr"]
-        first_below = next(n for n, value in cfr["curve"] if value < cfr["uniform_exploitability"] / 100)
-        agents = r.get("agents", {})
-        heuristic = agents.get("heuristic")
-        ismcts = next(((k, v) for k, v in agents.items() if k.startswith("ismcts")), (None, None))
-        ppo = next((v for k, v in agents.items() if k.startswith("MaskablePPO")), None)
-        lines.append(
-            f"| `{cardenv_openspiel.game_name(ruleset, mini=True)}` | `{r['options']['deck']}` | "
-            f"{tree['histories']:,} ({tree['chance']:,} / {tree['decision']:,} / {tree['terminal']:,}) | "
-            f"{tree['information_states']:,} | {cfr['uniform_exploitability']:.3f} | "
-            f"{cfr['final']:.1e} after {cfr['iterations']} ({cfr['final_relative_to_uniform']:.4%}); "
-            f"below 1% by {first_below} | "
-            f"{'—' if heuristic is None else f'{heuristic:.3f}'} | "
-            f"{'—' if ismcts[1] is None else f'{ismcts[1]:.3f}'} | "
-            f"{'—' if ppo is None else f'{ppo:.3f}'} | "
-            f"tree {tree['seconds']:.0f} s, "
-            + (f"perfect-recall check {r['perfect_recall_check_seconds']} s, " if "perfect_recall_check_seconds" in r
-               else "perfect-recall check in the slow test, ")
-            + f"cache + first iteration {cfr['first_iteration_and_cache_seconds']:.0f} s, "
-            f"CFR+ with {len(cfr['curve'])} exploitability evaluations {cfr['cfr_plus_seconds']:.0f} s |")
-    return "\n".join(lines)
+    """The table of the mini variants (the results page's), from the saved figures."""
+    return "\n".join(results_pages.render_openspiel_mini(results))
 
 
-def save(out: Path, ruleset: str, result: dict) -> None:
+def load_figures() -> dict:
+    """The saved figures, by ruleset (the data of the results page's table)."""
+    entry = results_pages.table(results_pages.load(PAGE), "mini")
+    return entry["data"] if entry else {}
+
+
+def save(ruleset: str, result: dict, argv: list[str] | None) -> None:
     """``result`` into the saved figures, read again (a run of another variant may have
-    written them meanwhile), and its curve drawn."""
-    results = json.loads(out.read_text()) if out.exists() else {}
+    written them meanwhile), its curve drawn and the results page redrawn."""
+    results = load_figures()
     if result.get("cfr") == results.get(ruleset, {}).get("cfr"):
         # The same solution: keep the agents another run measured on it meanwhile.
         result["agents"] = {**results[ruleset].get("agents", {}), **result.get("agents", {})}
     results[ruleset] = result
     plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
-    out.write_text(json.dumps(results, indent=1) + "\n")
+    results_pages.record(PAGE, "mini", "openspiel_mini", results_pages.command_line("openspiel_mini.py", argv),
+                         results, title="The mini variants")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", choices=sorted(MINI_VARIANTS), action="append")
     parser.add_argument("--iterations", type=int, default=1000)
@@ -190,9 +178,8 @@ def main() -> None:
     parser.add_argument("--skip-recall-check", action="store_true")
     parser.add_argument("--redraw", action="store_true",
                         help="from the saved figures: print the docs' table, draw the curves again, and stop")
-    args = parser.parse_args()
-    out = DOCS / "openspiel_mini.json"
-    results = json.loads(out.read_text()) if out.exists() else {}
+    args = parser.parse_args(argv)
+    results = load_figures()
     if args.redraw:
         print(markdown_table(results))
         for ruleset, result in results.items():
@@ -206,7 +193,7 @@ def main() -> None:
             result = results[ruleset]
             cached = pyspiel.load_game(f"cached_tree(game={name}())")
             measure_agents(game, cached, ruleset, args, result)
-            save(out, ruleset, result)
+            save(ruleset, result, argv)
             continue
         result = {"options": MINI_VARIANTS[ruleset], "tree": count_histories(game)}
         print("  tree", result["tree"], flush=True)
@@ -217,9 +204,9 @@ def main() -> None:
             print("  perfect recall: checked on the full tree", flush=True)
         result["cfr"], cached = solve(name, args.iterations)
         result["agents"] = {}
-        save(out, ruleset, result)  # before the agents, whose searches can take long
+        save(ruleset, result, argv)  # before the agents, whose searches can take long
         measure_agents(game, cached, ruleset, args, result)
-        save(out, ruleset, result)
+        save(ruleset, result, argv)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ none`` leaves ismcts out); the others ``--games``. ``--cell-games`` sets the gam
 chosen cells and ``--skip`` leaves cells out (a table of agents that never call plays
 every round to the turn cap, which makes some cells far slower than the rest). Results are written to ``--json`` after every
 cell, and a rerun with the same ``--json`` keeps the cells already there (same games,
-seed and options), so a long table can be built in several sittings.
+seed and options), so a long table can be built in several sittings. ``--record`` puts
+each ruleset's table into docs/results/strength.json and redraws strength.md.
 """
 
 from __future__ import annotations
@@ -93,6 +94,8 @@ def main(argv=None) -> None:
                         "the first match counts), e.g. '* vs ppo:pretrained=20'")
     p.add_argument("--json", help="results file, read first (cells already there are kept) and written after each cell")
     p.add_argument("--markdown", help="write the tables here")
+    p.add_argument("--record", action="store_true",
+                   help="put each ruleset's table into docs/results/strength.json and redraw strength.md")
     args = p.parse_args(argv)
     env_kwargs = parse_env_args(args.env_arg)
     cell_games = []
@@ -144,6 +147,17 @@ def main(argv=None) -> None:
     print(tables)
     if args.markdown:
         Path(args.markdown).write_text(tables)
+    if args.record:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import results as results_pages
+
+        for ruleset in args.rulesets:
+            cells = {f"{cell['candidate']} | {cell['field']}": cell for cell in results.values()
+                     if cell["ruleset"] == ruleset}
+            data = {"ruleset": ruleset, "num_players": ruleset_info(ruleset, **env_kwargs).num_players,
+                    "agents": agents_for(ruleset, args.budgets, args.search != "none"), "cells": cells}
+            results_pages.record("strength", f"table_{ruleset}", "strength_matrix", command, data,
+                                 title=f"Every agent against every field: {ruleset}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,14 @@ import pytest
 import cardenv
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_envs.py"
+
+
+def load_script(name: str):
+    """A script of benchmarks/ as a module (its folder on the path, as when it runs)."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPT.parent / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
@@ -201,18 +210,61 @@ def test_the_search_benchmark_measures_every_row_against_a_baseline(tmp_path):
         search.main(["--budgets", "0"])
 
 
-def test_the_training_benchmark_measures_every_engine(tmp_path):
-    """benchmarks/bench_training.py: the view alone and PPO on it, for each engine that can
-    play the field (the twin against random seats), beside PPO on a null env."""
-    spec = importlib.util.spec_from_file_location("bench_training", SCRIPT.parent / "bench_training.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_the_training_benchmark_measures_the_view_beside_a_null_env(tmp_path, monkeypatch):
+    """benchmarks/bench_training.py: the view alone and PPO on it, for each field, beside PPO
+    on a null env; ``--record`` puts the figures into the speed results page."""
+    module = load_script("bench_training")
+    monkeypatch.setattr(sys.modules["results"], "RESULTS", tmp_path / "results")
     out = tmp_path / "training.json"
     result = module.main(["--opponents", "random_no_call", "--view-steps", "50", "--repeats", "1",
-                          "--segments", "1", "--segment-steps", "512", "--json", str(out)])
-    names = ["random_no_call, python", "random_no_call, compiled"]
-    assert list(result["view_us_per_step"]) == names
-    assert all(result["view_us_per_step"][name] > 0 for name in names)
-    assert set(result["ppo_steps_per_second"]) == {"null env", *names}
-    assert all(result["ratio"][name] > 0 for name in names)
+                          "--segments", "1", "--segment-steps", "512", "--json", str(out), "--record"])
+    assert list(result["view_us_per_step"]) == ["random_no_call"]
+    assert result["view_us_per_step"]["random_no_call"] > 0
+    assert set(result["ppo_steps_per_second"]) == {"null env", "random_no_call"}
+    assert result["ratio"]["random_no_call"] > 0
     assert json.loads(out.read_text())["ruleset"] == "onefifty_v0"
+    recorded = json.loads((tmp_path / "results" / "speed.json").read_text())["tables"][0]
+    assert recorded["id"] == "training" and recorded["data"] == json.loads(out.read_text())
+    assert recorded["command"].startswith("python benchmarks/bench_training.py --opponents random_no_call")
+    assert set(recorded["measured"]) == {"date", "commit", "machine"}
+    page = (tmp_path / "results" / "speed.md").read_text()
+    assert "| random_no_call | " in page and "| null env | – | " in page and recorded["command"] in page
+
+
+def test_the_results_pages_are_up_to_date():
+    """docs/results/<name>.md are what benchmarks/results.py draws from the JSON beside them."""
+    results = load_script("results")
+    assert results.names() == ["best_response", "openspiel_mini", "search", "speed", "strength"]
+    assert results.stale_pages() == []
+
+
+def test_every_results_table_names_its_command_and_when_it_was_measured():
+    results = load_script("results")
+    for name in results.names():
+        page = results.load(name)
+        for table in page["tables"]:
+            assert table["kind"] in results.RENDERERS
+            assert table["command"].startswith(("python benchmarks/", "cardenv eval ")), table["id"]
+            assert table["measured"].get("date") and table["measured"].get("machine"), table["id"]
+        assert len(results.render(page, name).splitlines()) <= 400
+
+
+def test_a_win_share_without_an_interval_gets_wilsons():
+    results = load_script("results")
+    from cardenv.eval.intervals import wilson_interval
+
+    assert results.wilson(0.25, 40) == pytest.approx(wilson_interval(10, 40))
+    assert results.share_text({"win_share": 0.25, "games": 40}).endswith("†")
+    assert results.share_text({"win_share": 0.25, "ci95": [0.1, 0.4], "games": 40}) == "0.250 [0.100, 0.400]"
+
+
+def test_the_results_check_exits_1_on_a_stale_page(tmp_path, monkeypatch, capsys):
+    results = load_script("results")
+    monkeypatch.setattr(results, "RESULTS", tmp_path)
+    monkeypatch.setattr(results, "ROOT", tmp_path)
+    results.save("speed", results.load("speed"))
+    assert results.main(["--check"]) == 0
+    (tmp_path / "speed.md").write_text("# Speed results\n\ntyped by hand\n")
+    assert results.main(["--check"]) == 1
+    assert "out of date: speed.md" in capsys.readouterr().out
+    assert results.main([]) == 0 and results.main(["--check"]) == 0
