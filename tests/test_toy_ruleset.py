@@ -178,6 +178,24 @@ def test_agents_tournaments_and_copies_take_it_by_name(swap):
     assert mini.config.num_players == 2
 
 
+def test_its_make_ids_and_single_seat_view(swap):
+    import gymnasium
+
+    import cardenv
+
+    cardenv.register_envs()
+    view = gymnasium.make("cardenv/swap-single-seat-v0", opponents="heuristic")
+    observation, info = view.reset(seed=0)
+    assert observation.shape == view.observation_space.shape
+    assert view.unwrapped.action_masks().any()
+    import pettingzoo
+
+    if hasattr(pettingzoo, "make"):  # PettingZoo >= 1.27
+        env = pettingzoo.make("aec", "cardenv/swap-v0")
+        env.reset(seed=0)
+        assert env.unwrapped.metadata["name"] == "swap_v0"
+
+
 def test_a_name_taken_or_not_registered_is_refused(swap):
     with pytest.raises(ValueError, match="already registered"):
         register_ruleset(Ruleset(name="swap_v0", title="x", config=SwapConfig, state=SwapState,

@@ -162,9 +162,11 @@ def test_gymnasium_make_finds_every_single_seat_view(env_id):
 
 
 def test_there_is_a_single_seat_id_for_every_aec_env():
-    assert sorted(cardenv.adapters.registration.SINGLE_SEAT_IDS.values()) == sorted(
-        cardenv.adapters.registration._ruleset_of(env_id) for env_id in cardenv.ENV_IDS)
-    assert cardenv.adapters.registration.single_seat_id("cardenv/onefifty-v0") == "cardenv/onefifty-single-seat-v0"
+    from cardenv.rulesets import get_ruleset, ruleset_names
+
+    assert sorted(cardenv.adapters.registration.SINGLE_SEAT_IDS.values()) == sorted(ruleset_names())
+    assert sorted(cardenv.ENV_IDS) == sorted(get_ruleset(name).env_id for name in ruleset_names())
+    assert get_ruleset("onefifty_v0").single_seat_id == "cardenv/onefifty-single-seat-v0"
 
 
 @pytest.mark.parametrize("option, value, error", [

@@ -11,6 +11,7 @@ After ``import cardenv``:
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 
 from cardenv.rulesets import get_ruleset, ruleset_names
@@ -18,9 +19,14 @@ from cardenv.rulesets import get_ruleset, ruleset_names
 SINGLE_SEAT_ENTRY_POINT = "cardenv.train.single_seat:SingleSeatEnv"
 
 
-def env_ids() -> dict[str, str]:
-    """PettingZoo id -> entry point of the wrapped env constructor, per registered ruleset."""
-    return {get_ruleset(name).env_id: f"cardenv.{name}:env" for name in ruleset_names()}
+def env_ids() -> dict:
+    """PettingZoo id -> entry point of the wrapped env constructor, per registered ruleset:
+    ``"cardenv.<ruleset>:env"``, or the constructor itself for a ruleset added by
+    :func:`cardenv.rulesets.register_ruleset` (which has no module of its own)."""
+    from cardenv.envs.base import ruleset_env_api
+
+    return {get_ruleset(name).env_id: f"cardenv.{name}:env" if importlib.util.find_spec(f"cardenv.{name}")
+            else ruleset_env_api(name)[1] for name in ruleset_names()}
 
 
 def single_seat_ids() -> dict[str, str]:
@@ -28,14 +34,15 @@ def single_seat_ids() -> dict[str, str]:
     return {get_ruleset(name).single_seat_id: name for name in ruleset_names()}
 
 
-ENV_IDS: dict[str, str] = env_ids()
+ENV_IDS: dict = env_ids()
 """PettingZoo id -> entry point of the wrapped env constructor (the built-in rulesets)."""
 SINGLE_SEAT_IDS: dict[str, str] = single_seat_ids()
 """Gymnasium id -> ruleset, one per AEC env (the built-in rulesets)."""
 
 
 def register_envs() -> None:
-    """Register the environments unless they already are (safe to call again)."""
+    """Register the environments unless they already are (safe to call again: after
+    :func:`cardenv.rulesets.register_ruleset`, it registers the new ruleset's)."""
     import gymnasium
     import pettingzoo
 

@@ -49,7 +49,7 @@ def _make_heuristic_no_call(info, rng, argument):
 
 def _make_heuristic_cautious(info, rng, argument):
     agent = _make_heuristic(info, rng, argument)
-    for setting, value in agent.cautious_settings.items():
+    for setting, value in getattr(agent, "cautious_settings", {}).items():  # none: as the heuristic
         setattr(agent, setting, value)
     agent.name = "heuristic_cautious"
     return agent
