@@ -355,6 +355,7 @@ def _viewer_seat(text: str | None, num_players: int) -> int | None:
 
 
 def _run_replay(args) -> int:
+    from cardenv.human.play import table_text
     from cardenv.human.records import GameRecord, RecordError
 
     try:
@@ -389,7 +390,7 @@ def _run_replay(args) -> int:
                 show(f"player_{seat} chooses: {state.action_name_for(action, seat)}")
             show_new_events()
             if args.step and not state.is_terminal:
-                print(state.render_text(viewer, state.config.memory, recent_events=0))
+                print(table_text(state, viewer))
                 if input("[Enter: next, q: stop] ").strip().lower().startswith("q"):
                     return 0
     except RecordError as error:
