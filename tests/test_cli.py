@@ -13,6 +13,7 @@ import types
 import pytest
 
 import cardenv
+from cardenv.agents.pretrained import pretrained_model_path
 from cardenv.agents.registry import AGENT_EXTRAS
 from cardenv.cli import main
 from cardenv.core.cards import CARD_NAMES
@@ -118,6 +119,7 @@ TRAIN_ERRORS = [
     (["--guide", "heurstic"], "unknown agent 'heurstic'"),
     (["--opponent", "heuristic,random"], "--opponent needs one spec, or 3 comma-separated specs"),
     (["--opponent", "heuristic|selfply"], "unknown agent 'selfply'"),
+    (["--opponent", f"ppo:{pretrained_model_path('cut_v0')}"], "was trained for observations"),
     (["--vec-env", "fast"], "argument --vec-env: invalid choice: 'fast'"),
     (["--resume"], "--resume: {out} holds no training run to continue"),
     (["--resume", "--overwrite"], "resume and overwrite exclude each other"),

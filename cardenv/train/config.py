@@ -182,21 +182,22 @@ class TrainConfig:
 
     def check_setup(self) -> None:
         """What needs the ruleset: the ruleset itself, its env options (by building the
-        env once), the number of opponent specs and every agent spec (one-line TypeError
-        or ValueError; :class:`cardenv.extras.MissingExtra` for an agent whose extra is
-        missing). Nothing is written or trained."""
-        from cardenv.agents.registry import check_ruleset, make_raw_env, parse_spec, ruleset_info, seat_specs
+        env once), the number of opponent specs and every agent spec, each agent built
+        once (a model made for another ruleset is refused here, not in a running
+        training); one-line TypeError or ValueError (:class:`cardenv.extras.MissingExtra`
+        for an agent whose extra is missing). Nothing is written or trained."""
+        import numpy as np
+
+        from cardenv.agents.registry import check_ruleset, make_agent, make_raw_env, ruleset_info, seat_specs
 
         check_ruleset(self.ruleset)
         make_raw_env(self.ruleset, **self.env_kwargs)  # checks the env options
-        n = ruleset_info(self.ruleset, **self.env_kwargs).num_players
-        for spec in seat_specs(self.opponent, n, "opponent", self.ruleset):
-            for alternative in spec.split(MIXTURE_SEPARATOR):
-                if alternative != SELFPLAY:
-                    parse_spec(alternative)
-        for spec in (*self.final_eval_fields, self.guide, self.warm_start):
+        info = ruleset_info(self.ruleset, **self.env_kwargs)
+        specs = [alternative for spec in seat_specs(self.opponent, info.num_players, "opponent", self.ruleset)
+                 for alternative in spec.split(MIXTURE_SEPARATOR) if alternative != SELFPLAY]
+        for spec in dict.fromkeys([*specs, *self.final_eval_fields, self.guide, self.warm_start]):
             if spec:
-                parse_spec(spec)
+                make_agent(spec, info, np.random.default_rng(0)).close()
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
