@@ -270,7 +270,7 @@ class TerminalGame:
 
     def run(self) -> None:
         """Play to the game's end (:class:`Quit` when the person quits)."""
-        seat, state = self.seat, self.state
+        seat = self.seat
         self.say(f"{self.ruleset}: you are player_{seat}; "
                  + ", ".join(f"player_{p}={spec}" for p, spec in enumerate(self.specs) if p != seat)
                  + (f"; seed {self.seed}" if self.seed is not None else "") + ". Type ? for help.")
@@ -289,7 +289,7 @@ class TerminalGame:
             self.env.step_done_agents()
         self.show_events()
         state = self.state
-        self.say("game over. ranking (1 = best): " + ", ".join(
+        self.say("\ngame over. ranking (1 = best): " + ", ".join(
             f"player_{p}{' (you)' if p == seat else ''}: {rank} with {state.scores[p]}"
             for p, rank in sorted(enumerate(state.ranks()), key=lambda pr: pr[1])))
 
