@@ -92,7 +92,8 @@ TRAIN_ERRORS = [
     (["--net-arch", "64", "0"], "--net-arch must be a list of layer sizes, each an integer of at least 1, got 0"),
     (["--batch-size", "1"], "--batch-size must be an integer from 2 to 2048 (the rollout, --n-steps × --n-envs"),
     (["--batch-size", "4096"], "--batch-size must be an integer from 2 to 2048"),
-    (["--n-steps", "1", "--n-envs", "1"], "a rollout (--n-steps × --n-envs = 1 × 1 = 1 learner step) must hold at least 2"),
+    (["--n-steps", "1", "--n-envs", "1"],
+     "a rollout (--n-steps × --n-envs = 1 × 1 = 1 learner step) must hold at least 2"),
     (["--n-steps", "0"], "--n-steps must be an integer of at least 1, got 0"),
     (["--n-envs", "0"], "--n-envs must be an integer of at least 1, got 0"),
     (["--n-epochs", "0"], "--n-epochs must be an integer of at least 1, got 0"),
@@ -147,7 +148,7 @@ def test_train_options_are_the_configs_own_checks_for_python_users_too():
 
     with pytest.raises(ValueError, match="learning_rate must be a finite number greater than 0 and at most 1"):
         TrainConfig(learning_rate=-1.0)
-    with pytest.raises(ValueError, match=r"batch_size must be an integer from 2 to 256 \(the rollout, n_steps × n_envs"):
+    with pytest.raises(ValueError, match=r"batch_size must be an integer from 2 to 256 \(the rollout, n_steps × n_"):
         TrainConfig(n_steps=64, n_envs=4)
     with pytest.raises(TypeError, match="gamma must be a finite number"):
         TrainConfig(gamma="0.9")
@@ -174,7 +175,8 @@ def test_a_bad_output_dir_for_train_is_one_line(tmp_path, capsys):
 
 def test_the_field_takes_specs_separated_by_commas_or_spaces(capsys):
     runs = []
-    for field in (["heuristic,heuristic,random"], ["heuristic", "heuristic", "random"], ["heuristic,heuristic", "random"]):
+    for field in (["heuristic,heuristic,random"], ["heuristic", "heuristic", "random"],
+                  ["heuristic,heuristic", "random"]):
         assert main(["eval", "onefifty_v0", "--agent", "random", "--field", *field, "--games", "4", "--no-progress",
                      "--json", "-"]) == 0
         runs.append(json.loads(capsys.readouterr().out))
