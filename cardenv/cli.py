@@ -44,6 +44,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+class _DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """argparse's "(default: X)" after an option's help, only where it says something: not
+    for a default of None, False, "" or [] (an option that is off or empty unless given),
+    nor where the help already says its default."""
+
+    def _get_help_string(self, action):
+        help_text = action.help or ""
+        default = action.default
+        if "default" in help_text or default is None or default is False or default in ("", [], argparse.SUPPRESS):
+            return help_text
+        return super()._get_help_string(action)
+
+
 def _version() -> str:
     from cardenv.core.version import __version__
 
@@ -75,6 +88,17 @@ def check_specs(specs: list[str]) -> None:
             parse_spec(spec)
         except (TypeError, ValueError) as error:
             raise UsageError(str(error)) from None
+
+
+def seats_of(specs: str | list[str], num_players: int, option: str, ruleset: str) -> list[str]:
+    """One spec per other seat, from one spec or one per other seat (comma-separated):
+    the syntax of eval's --field, play's --opponents and train's --opponent."""
+    from cardenv.agents.specs import seat_specs
+
+    try:
+        return seat_specs(specs, num_players, option, ruleset)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def check_agents(specs: list[str], ruleset: str, env_kwargs: dict) -> None:
@@ -189,12 +213,13 @@ def _add_eval(sub) -> None:
         description="Play GAMES games of a candidate agent against a field of agents, every agent in every seat "
                     "equally often, and report its win share with a 95% interval. Agent specs: "
                     + AGENT_SPECS + ".",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=_DefaultsFormatter)
     p.add_argument("ruleset", help=RULESETS_HELP)
     p.add_argument("--agent", required=True,
                    help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip, rllib:CHECKPOINT")
     p.add_argument("--field", nargs="+", default=["random_no_call"],
-                   help="one spec for every other seat, or one spec per other seat")
+                   help="one spec for every other seat, or one spec per other seat separated by commas "
+                        "(e.g. heuristic,heuristic,random; spaces separate them too)")
     p.add_argument("--games", type=_positive, default=2000,
                    help="games (rounded up to a multiple of the player count)")
     p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
@@ -218,21 +243,21 @@ def _add_eval(sub) -> None:
 
 def _run_eval(args) -> int:
     from cardenv.envs.info import ruleset_info
+    from cardenv.agents.specs import split_seat_specs
     from cardenv.eval import format_table, run_tournament
     from cardenv.eval.tournament import whole_rotations
 
-    check_specs([args.agent, *args.field])
-    recorded = trained_options([args.agent, *args.field], args.ruleset)
+    field = split_seat_specs(args.field)
+    check_specs([args.agent, *field])
+    recorded = trained_options([args.agent, *field], args.ruleset)
     env_kwargs = check_env(args.ruleset, args.env_arg, recorded)
-    n = ruleset_info(args.ruleset, **env_kwargs).num_players
-    if len(args.field) not in (1, n - 1):
-        raise UsageError(f"--field needs 1 spec or {n - 1} (one per other seat) for {args.ruleset} with {n} players, "
-                         f"got {len(args.field)}: {' '.join(args.field)}")
-    if any(spec.startswith(("ppo", "rllib")) for spec in [args.agent, *args.field]):
+    field = seats_of(field, ruleset_info(args.ruleset, **env_kwargs).num_players, "--field", args.ruleset)
+    n = len(field) + 1
+    if any(spec.startswith(("ppo", "rllib")) for spec in [args.agent, *field]):
         import torch
 
         torch.set_num_threads(1)  # batch-1 inference: extra threads only spin (see trainer.py)
-    check_agents([args.agent, *args.field], args.ruleset, env_kwargs)
+    check_agents([args.agent, *field], args.ruleset, env_kwargs)
     on_record = None
     if args.save_games:
         directory = Path(args.save_games)
@@ -258,7 +283,7 @@ def _run_eval(args) -> int:
     if games != args.games:
         print(f"playing {games} games, not {args.games}: whole rotations of the {n} seats, so that every agent "
               f"sits in every seat equally often", file=report)
-    result = run_tournament(args.ruleset, args.agent, args.field, args.games, seed=args.seed, env_kwargs=env_kwargs,
+    result = run_tournament(args.ruleset, args.agent, field, args.games, seed=args.seed, env_kwargs=env_kwargs,
                             progress=not args.no_progress, workers=args.workers, on_record=on_record,
                             ray_address=args.ray)
     print(format_table([result]), file=report)
@@ -278,7 +303,7 @@ def _add_play(sub) -> None:
         description="Play a game at one seat against agents. Each decision shows the table as your seat sees it, "
                     "what happened since your last decision, and your legal choices; answer with a number or "
                     "a (unique start of a) name, ? for help, q to quit.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=_DefaultsFormatter)
     p.add_argument("ruleset", help=RULESETS_HELP)
     p.add_argument("--seat", type=_seed, default=0, help="your seat (0 plays first in the first round's order)")
     p.add_argument("--opponents", default="heuristic",
@@ -301,13 +326,8 @@ def _run_play(args) -> int:
     if args.seat >= n:
         raise UsageError(f"--seat must be a seat from 0 to {n - 1} for {args.ruleset} with {n} players, "
                          f"got {args.seat}")
-    opponents = args.opponents.split(",")
+    opponents = seats_of(args.opponents, n, "--opponents", args.ruleset)
     check_specs(opponents)
-    if len(opponents) == 1:
-        opponents = opponents * (n - 1)
-    if len(opponents) != n - 1:
-        raise UsageError(f"--opponents needs 1 spec or {n - 1} comma-separated specs for {args.ruleset} with "
-                         f"{n} players, got {args.opponents!r}")
     return play(args.ruleset, args.seat, opponents, args.seed, env_kwargs,
                 style=CardStyle.for_stream(sys.stdout, args.ascii), save=args.save)
 
@@ -342,6 +362,7 @@ def _viewer_seat(text: str | None, num_players: int) -> int | None:
 
 
 def _run_replay(args) -> int:
+    from cardenv.human.play import table_text
     from cardenv.human.records import GameRecord, RecordError
 
     try:
@@ -376,7 +397,7 @@ def _run_replay(args) -> int:
                 show(f"player_{seat} chooses: {state.action_name_for(action, seat)}")
             show_new_events()
             if args.step and not state.is_terminal:
-                print(state.render_text(viewer, state.config.memory, recent_events=0))
+                print(table_text(state, viewer))
                 if input("[Enter: next, q: stop] ").strip().lower().startswith("q"):
                     return 0
     except RecordError as error:
@@ -397,7 +418,7 @@ def _add_train(sub) -> None:
     p = sub.add_parser("train", help="train a MaskablePPO policy for one seat (needs the 'train' extra)",
                        description="Train MaskablePPO on a single-seat view of a cardenv env: the learner plays one "
                                    "seat (rotated every game), given agents play the others.",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                       formatter_class=_DefaultsFormatter)
     add_train_arguments(p)
 
 
@@ -408,14 +429,18 @@ def _run_train(args) -> int:
 
     try:
         config = config_from_args(args)
+        _output_directory(config.resolved_output_dir())
     except (TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
-    from cardenv.train.trainer import train
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(f"--output-dir: {error}") from None
+    from cardenv.train.trainer import check_run, train
 
     try:
-        summary = train(config)
-    except (FileExistsError, FileNotFoundError) as error:
+        check_run(config)  # the run folder too: nothing is written or built before every check passed
+    except (FileExistsError, FileNotFoundError, TypeError, ValueError) as error:
         raise UsageError(str(error)) from None
+    summary = train(config)
     print(json.dumps({k: v for k, v in summary.items() if k != "evaluation_table"}, indent=2, default=str))
     print(summary["evaluation_table"])
     return 0

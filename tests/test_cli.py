@@ -13,6 +13,7 @@ import types
 import pytest
 
 import cardenv
+from cardenv.agents.pretrained import pretrained_model_path
 from cardenv.agents.specs import AGENT_EXTRAS
 from cardenv.cli import main
 from cardenv.core.cards import CARD_NAMES
@@ -33,15 +34,21 @@ USER_ERRORS = [
     (["eval", "onefifty_v0", "--agent", "ppo"], "the ppo agent needs a model file"),
     (["eval", "onefifty_v0", "--agent", "ismcts:many"], "ismcts simulations must be an integer of at least 1"),
     (["eval", "onefifty_v0", "--agent", "random:3"], "agent 'random' takes no argument"),
-    (["eval", "onefifty_v0", "--agent", "heuristic", "--field", "random", "random"], "--field needs 1 spec or 3"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--field", "random", "random"],
+     "--field needs one spec, or 3 comma-separated specs (one per other seat), for onefifty_v0 with 4 players; got 2"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--field", "random,random"], "--field needs one spec, or 3"),
+    (["eval", "onefifty_v0", "--agent", "heuristic", "--field", "heuristic,heurstic,random"],
+     "unknown agent 'heurstic'"),
+    (["play", "onefifty_v0", "--opponents", "random,random"], "--opponents needs one spec, or 3 comma-separated"),
+    (["play", "cut_v0", "--env-arg", "num_players=2", "--opponents", "random,random"],
+     "--opponents needs one spec (for the one other seat) for cut_v0 with 2 players; got 2: 'random,random'"),
     (["eval", "onefifty_v0", "--agent", "heuristic", "--games", "0"], "--games: expected an integer of at least 1"),
     (["eval", "onefifty_v0", "--agent", "heuristic", "--workers", "two"], "--workers: expected an integer"),
     (["eval", "onefifty_v0"], "the following arguments are required: --agent"),
     (["train", "onefifty_v0", "--vec-env", "fast"], "argument --vec-env: invalid choice: 'fast'"),
-    (["train", "onefifty_v0", "--opponent", "heuristic,random"], "--opponent needs one spec or 3"),
+    (["train", "onefifty_v0", "--opponent", "heuristic,random"], "--opponent needs one spec, or 3 comma-separated"),
     (["train", "onefifty_v0", "--opponent", "heurstic"], "unknown agent 'heurstic'"),
     (["train", "onefifty_v0", "--guide", "heurstic"], "unknown agent 'heurstic'"),
-    (["train", "onefifty_v0", "--clip-range", "0"], "clip_range must be a finite number greater than 0, got 0"),
     (["train", "onefifty_v0", "--env-arg", "memory=total"], "memory must be one of"),
     (["replay", "/nonexistent/game.json"], "cannot read game record"),
     (["replay", "/nonexistent/game.json", "--viewer", "player_1", "--omniscient"], "not allowed with argument"),
@@ -70,6 +77,126 @@ def test_a_user_error_is_one_line_with_exit_status_2(argv, message, capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1, captured.err
     assert message in lines[0]
+
+
+# Every option of cardenv train with a bad value: the one-line error names the option (as
+# a flag), the value and what is accepted, and nothing is written (the run folder is not
+# made, so the corrected command runs).
+TRAIN_ERRORS = [
+    (["--learning-rate", "-1"], "--learning-rate must be a finite number greater than 0 and at most 1, got -1.0"),
+    (["--learning-rate", "nan"], "--learning-rate must be a finite number greater than 0 and at most 1, got nan"),
+    (["--gamma", "2"], "--gamma must be a finite number at least 0 and at most 1, got 2.0"),
+    (["--gae-lambda", "5"], "--gae-lambda must be a finite number at least 0 and at most 1, got 5.0"),
+    (["--clip-range", "0"], "--clip-range must be a finite number greater than 0 and at most 1, got 0.0"),
+    (["--ent-coef", "-1"], "--ent-coef must be a finite number at least 0, got -1.0"),
+    (["--net-arch", "64", "0"], "--net-arch must be a list of layer sizes, each an integer of at least 1, got 0"),
+    (["--batch-size", "1"], "--batch-size must be an integer from 2 to 2048 (the rollout, --n-steps × --n-envs"),
+    (["--batch-size", "4096"], "--batch-size must be an integer from 2 to 2048"),
+    (["--n-steps", "1", "--n-envs", "1"],
+     "a rollout (--n-steps × --n-envs = 1 × 1 = 1 learner step) must hold at least 2"),
+    (["--n-steps", "0"], "--n-steps must be an integer of at least 1, got 0"),
+    (["--n-envs", "0"], "--n-envs must be an integer of at least 1, got 0"),
+    (["--n-epochs", "0"], "--n-epochs must be an integer of at least 1, got 0"),
+    (["--total-timesteps", "0"], "--total-timesteps must be an integer of at least 1, got 0"),
+    (["--seed", "-1"], "--seed must be an integer of at least 0, got -1"),
+    (["--eval-every", "-1"], "--eval-every must be an integer of at least 0, got -1"),
+    (["--eval-games", "0"], "--eval-games must be an integer of at least 1, got 0"),
+    (["--checkpoint-every", "-5"], "--checkpoint-every must be an integer of at least 0, got -5"),
+    (["--final-eval-games", "0"], "--final-eval-games must be an integer of at least 1, got 0"),
+    (["--final-eval-fields", "heurstic"], "unknown agent 'heurstic'"),
+    (["--snapshot-every", "0"], "--snapshot-every must be an integer of at least 1, got 0"),
+    (["--pool-size", "0"], "--pool-size must be an integer of at least 1, got 0"),
+    (["--frame-stack", "0"], "--frame-stack must be an integer of at least 1, got 0"),
+    (["--frame-encoder", "gru"], "--frame-encoder gru reads a frame stack: it needs --frame-stack 2 or more"),
+    (["--frame-encoder-size", "0"], "--frame-encoder-size must be an integer of at least 1, got 0"),
+    (["--warm-start", "heurstic"], "unknown agent 'heurstic'"),
+    (["--warm-start-decisions", "0"], "--warm-start-decisions must be an integer of at least 1, got 0"),
+    (["--warm-start-epochs", "0"], "--warm-start-epochs must be an integer of at least 1, got 0"),
+    (["--warm-start-explore", "2"], "--warm-start-explore must be a finite number at least 0 and at most 1, got 2.0"),
+    (["--kl-to-warm-start", "-1"], "--kl-to-warm-start must be a finite number at least 0, got -1.0"),
+    (["--kl-to-warm-start", "1"], "--kl-to-warm-start pulls toward the cloned policy: it needs --warm-start AGENT"),
+    (["--critic-warmup-steps", "-1"], "--critic-warmup-steps must be an integer of at least 0, got -1"),
+    (["--guide-weight", "inf"], "--guide-weight must be a finite number, got inf"),
+    (["--guide", "heurstic"], "unknown agent 'heurstic'"),
+    (["--opponent", "heuristic,random"], "--opponent needs one spec, or 3 comma-separated specs"),
+    (["--opponent", "heuristic|selfply"], "unknown agent 'selfply'"),
+    (["--opponent", f"ppo:{pretrained_model_path('cut_v0')}"], "was trained for observations"),
+    (["--vec-env", "fast"], "argument --vec-env: invalid choice: 'fast'"),
+    (["--resume"], "--resume: {out} holds no training run to continue"),
+    (["--resume", "--overwrite"], "resume and overwrite exclude each other"),
+    (["--env-arg", "num_players=9"], "num_players must be"),
+]
+
+
+@pytest.mark.parametrize("options, message", TRAIN_ERRORS, ids=[" ".join(o) for o, _ in TRAIN_ERRORS])
+def test_every_train_option_is_checked_before_anything_is_written(options, message, tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exit_info:
+        sys.exit(main(["train", "onefifty_v0", "--output-dir", str(out), *options]))
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert message.format(out=out) in lines[0]
+    assert not out.exists()
+
+
+def test_train_options_are_the_configs_own_checks_for_python_users_too():
+    from cardenv.train.config import TrainConfig
+
+    with pytest.raises(ValueError, match="learning_rate must be a finite number greater than 0 and at most 1"):
+        TrainConfig(learning_rate=-1.0)
+    with pytest.raises(ValueError, match=r"batch_size must be an integer from 2 to 256 \(the rollout, n_steps × n_"):
+        TrainConfig(n_steps=64, n_envs=4)
+    with pytest.raises(TypeError, match="gamma must be a finite number"):
+        TrainConfig(gamma="0.9")
+    with pytest.raises(ValueError, match="opponent needs one spec, or 3 comma-separated"):
+        TrainConfig(opponent="heuristic,random").check_setup()
+    # A run is rounded up to whole rollouts (and the trainer says so), a short one to one rollout.
+    config = TrainConfig(total_timesteps=3000, n_steps=64, n_envs=4, batch_size=64)
+    assert config.planned_timesteps() == 3072 and config.planned_timesteps(already=3000) == 3000
+    assert config.planned_timesteps(already=2900) == 2900 + 256
+    assert TrainConfig(total_timesteps=600).planned_timesteps() == 2048
+    assert TrainConfig().planned_timesteps() == 200_704 and TrainConfig().planned_timesteps(2048) == 200_704
+
+
+def test_a_bad_output_dir_for_train_is_one_line(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    assert main(["train", "onefifty_v0", "--output-dir", "/proc/run"]) == 2
+    captured = capsys.readouterr().err.strip().splitlines()
+    assert len(captured) == 1 and "--output-dir: cannot write into '/proc/run'" in captured[0]
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "config.json").write_text("{}")
+    assert main(["train", "onefifty_v0", "--output-dir", str(tmp_path / "run")]) == 2
+    assert "already holds a training run; pass --resume" in capsys.readouterr().err
+
+
+def test_the_field_takes_specs_separated_by_commas_or_spaces(capsys):
+    runs = []
+    for field in (["heuristic,heuristic,random"], ["heuristic", "heuristic", "random"],
+                  ["heuristic,heuristic", "random"]):
+        assert main(["eval", "onefifty_v0", "--agent", "random", "--field", *field, "--games", "4", "--no-progress",
+                     "--json", "-"]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert [run["field"] for run in runs] == [["heuristic", "heuristic", "random"]] * 3
+    assert runs[0]["win_share"] == runs[1]["win_share"] == runs[2]["win_share"]
+    # run_tournament reads the same syntax.
+    result = run_tournament("onefifty_v0", "random", "heuristic,heuristic,random", 4)
+    assert result.field == ["heuristic", "heuristic", "random"] and result.win_share == runs[0]["win_share"]
+
+
+def test_no_help_says_its_default_twice_or_an_empty_one(capsys):
+    from cardenv.cli import build_parser
+
+    for command, parser in build_parser().commands.items():
+        text = " ".join(parser.format_help().split())
+        assert "(default: None)" not in text and "(default: False)" not in text, command
+        assert "(default: [])" not in text and "(default: )" not in text, command
+        assert not re.search(r"\(default:[^)]*\) \(default:", text), command
+    assert "--seed SEED seed of the game (default: a fresh one) --env-arg" in " ".join(
+        build_parser().commands["play"].format_help().split())
 
 
 def test_json_to_stdout_is_the_json_alone(capsys):

@@ -54,7 +54,7 @@ def test_tournament_is_seeded_and_its_statistics_are_consistent():
 
 
 def test_field_must_fill_the_other_seats():
-    with pytest.raises(ValueError, match="field agents"):
+    with pytest.raises(ValueError, match="field needs one spec, or 3 comma-separated specs"):
         run_tournament("onefifty_v0", "random", ["random", "random"], games=4)
 
 

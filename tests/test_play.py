@@ -63,6 +63,11 @@ def test_a_full_game_at_the_terminal_shows_only_what_the_seat_may_see(ruleset, t
     assert "round 1 ends" in "".join(chunks)
     for screen in decisions:
         assert "your choices:" in screen and "view of player_1" in screen and "\x1b[" not in screen
+        # The status in words: the turn counter against the round's cap, what the phase asks.
+        assert re.search(r"\b(turn|go) \d+ of at most \d+ this round, ", screen), screen
+        assert re.search(r"^now: [a-z]", screen, re.MULTILINE) and not re.search(r"\bphase [a-z_]+\b", screen)
+        assert not re.search(r"\b(turn|go) \d+/\d+", screen)
+    assert_rounds_and_events_read_apart("".join(chunks).replace("\r\n", "\n"))
 
     # Replay the record and list, before each of the seat's decisions, the card names the
     # seat may know: the engine's knowledge table and every card seen face up so far.
@@ -89,6 +94,17 @@ def test_a_full_game_at_the_terminal_shows_only_what_the_seat_may_see(ruleset, t
         assert shown <= names, f"decision {k} shows {sorted(shown - names)}, unknown to player_{SEAT}"
         hidden += screen.count("??")
     assert hidden > 0
+
+
+def assert_rounds_and_events_read_apart(text: str) -> None:
+    """"since your last decision:" only with events under it; a round's end as a summary,
+    one line per player, then a blank line and the next round's heading."""
+    assert text.count("since your last decision:") > 1
+    assert not re.search(r"since your last decision:\n(?!  |\n=== round)", text)
+    ends = [int(k) for k in re.findall(r"round (\d+) ends", text)]
+    separated = re.findall(r"\n  round (\d+) ends \([^\n]*\):\n(?:    player_\d[^\n]*\n)+\n=== round (\d+) ===\n", text)
+    assert len(ends) > 1 and [(int(a), int(b)) for a, b in separated] == [(k, k + 1) for k in ends[:-1]]
+    assert text.count("=== round 1 ===\n") == 1
 
 
 def test_answers_by_name_prefix_help_and_quit():
@@ -174,8 +190,8 @@ def test_help_explains_the_rules_and_what_this_phases_choices_mean(ruleset):
     assert f"docs/{ruleset.removesuffix('_v0')}.md" in help_shown
     # The phase of the decision, and every kind of choice in it with its meaning.
     choices = listed_choices(text.split(PROMPT)[0])
-    phase = re.search(r"phase (\w+)", text.split(PROMPT)[0]).group(1)
-    assert f"in phase {phase}, your choices mean:" in help_shown
+    now = re.search(r"^now: (.+)$", text.split(PROMPT)[0], re.MULTILINE).group(1)
+    assert re.search(rf"Now \({re.escape(now)}; phase [a-z_]+\), your choices mean:", help_shown)
     for action in choices:
         assert state.action_table.specs[action].description in help_shown
 

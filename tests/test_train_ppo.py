@@ -67,10 +67,27 @@ def test_the_final_table_explains_itself_and_shows_the_shipped_policy(tmp_path):
     assert (tmp_path / "run" / "eval_table.txt").read_text() == table + "\n"
     assert "0.25 is an even share among 4 players" in table
     assert "heuristic: the ruleset's rule-based player" in table and "ppo:pretrained: the policy that ships" in table
+    # Every column is explained, each in a line of its own.
+    from cardenv.eval.tournament import TABLE_COLUMNS
+
+    legend = table.split("the other columns:\n", 1)[1].splitlines()
+    assert [line.split(": ", 1)[0].strip() for line in legend] == [c for c in TABLE_COLUMNS if c != "win share"]
+    assert all(table.count(f"| {column}") == 1 or column == "candidate" for column in TABLE_COLUMNS)
     # Only where the shipped policy was made for the run's options.
     assert shipped_policy_for(TrainConfig(ruleset="cut_v0")) == "ppo:pretrained"
     assert shipped_policy_for(TrainConfig(ruleset="cut_v0", env_kwargs={"num_players": 4})) == "ppo:pretrained"
     assert shipped_policy_for(TrainConfig(ruleset="cut_v0", env_kwargs={"num_players": 3})) is None
+
+
+def test_a_run_trains_whole_rollouts_says_so_and_counts_to_them(tmp_path, capsys):
+    summary = train(_short(tmp_path, total_timesteps=700, n_envs=1, n_steps=256, batch_size=128, eval_every=256,
+                           checkpoint_every=0, final_eval_fields=("random_no_call",)))
+    err = capsys.readouterr().err
+    assert ("training to 768 learner steps, not 700: PPO trains in whole rollouts of 256 (n_steps 256 × n_envs 1"
+            in err)
+    assert summary["timesteps"] == 768
+    # The progress (here the periodic evaluations' lines) counts to the steps trained: it ends at n/n.
+    assert "512/768 steps" in err and "768/768 steps" in err and "/700" not in err
 
 
 def test_self_play_run_uses_frozen_snapshots(tmp_path):

@@ -20,7 +20,6 @@ import json
 from pathlib import Path
 
 import gymnasium as gym
-import numpy as np
 
 from cardenv.core.extras import require_extra
 

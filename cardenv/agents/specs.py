@@ -13,12 +13,17 @@ move; ``ismcts:30@ppo:pretrained`` searches with the shipped policy as its prior
 shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
 ``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
 Specs joined by ``|`` are a mixture, one of them drawn per game (``heuristic|heuristic_no_call``).
+
+The other seats of a table are given the same way everywhere (``cardenv eval --field``,
+``cardenv play --opponents``, ``cardenv train --opponent``, :func:`run_tournament`'s
+``field``): one spec for every other seat, or one spec per other seat separated by
+commas (``heuristic,heuristic,random``); :func:`seat_specs` reads them.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -99,6 +104,32 @@ PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
 LEAF_SEPARATOR = "/"  # ismcts:300/static: how a simulation's leaf is judged
 SEARCH_PRIORS = ("heuristic", "ppo")  # agents that can be a search's prior
 MIXTURE = "mixture"  # parse_spec's name for a mixture; its argument is the whole spec
+SEAT_SEPARATOR = ","  # heuristic,heuristic,random: one spec per other seat
+
+
+def split_seat_specs(specs: str | Sequence[str]) -> list[str]:
+    """The specs of ``specs``: a string of specs separated by commas, or a list whose
+    items may each hold several (``["heuristic,random", "ismcts"]``); not checked."""
+    if isinstance(specs, str):
+        specs = [specs]
+    return [spec for item in specs for spec in item.split(SEAT_SEPARATOR)]
+
+
+def seat_specs(specs: str | Sequence[str], num_players: int, option: str = "field", ruleset: str = "") -> list[str]:
+    """One agent spec per other seat (``num_players - 1`` of them, in seat order) from one
+    spec for every other seat or one spec per other seat (comma-separated, see
+    :func:`split_seat_specs`); a ValueError naming ``option`` for another count. The
+    specs themselves are not checked (see :func:`parse_spec`)."""
+    given = split_seat_specs(specs)
+    others = num_players - 1
+    if len(given) == 1:
+        return given * others
+    if len(given) != others:
+        table = f"{ruleset} with {num_players} players" if ruleset else f"{num_players} players"
+        wanted = ("one spec (for the one other seat) for " if others == 1
+                  else f"one spec, or {others} comma-separated specs (one per other seat), for ")
+        raise ValueError(f"{option} needs {wanted}{table}; got {len(given)}: {SEAT_SEPARATOR.join(given)!r}")
+    return given
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:

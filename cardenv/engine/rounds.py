@@ -12,8 +12,10 @@ agents, tests and other front ends use engines directly.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -71,6 +73,9 @@ class GameState:
     # ``{option}`` fields filled from the config (:meth:`rules_in_short`); the ruleset's
     # docs page holds every rule.
     rules_summary: ClassVar[str] = ""
+    # What each phase asks of the player to act, in words (the text table's "now:" line);
+    # a phase not listed reads as its name.
+    phase_words: ClassVar[Mapping] = MappingProxyType({})
     # The action kinds that add to a selection a later action commits: the selection is
     # the selecting player's alone and nothing happens until it is committed, so a front
     # end may take such steps back (the game is then as if they were never taken).
@@ -218,6 +223,10 @@ class GameState:
 
     def action_name(self, action: int) -> str:
         return self.action_table.name(action)
+
+    def phase_in_words(self) -> str:
+        """What the current phase asks of the player to act (:attr:`phase_words`)."""
+        return self.phase_words.get(self.phase, self.phase.name.lower().replace("_", " "))
 
     def rules_in_short(self) -> str:
         """:attr:`rules_summary` with this game's options (its target score, say)."""

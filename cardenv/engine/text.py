@@ -19,7 +19,7 @@ def slot_table(state: SlotGameState, viewer: int | None, memory: str = "perfect"
     table = state.table
     shown = np.ones(table.num_cards, dtype=bool) if viewer is None else table.knowledge.shown_to(viewer, memory)
     view = "omniscient view" if viewer is None else f"view of player_{viewer}"
-    lines = [f"{state.game_name} — round {state.round_index + 1}, {view}", status_line(state)]
+    lines = [f"{state.game_name} — round {state.round_index + 1}, {view}", *status_lines(state, viewer)]
     top = table.top_discard
     lines.append(
         f"draw pile {len(table.draw_pile)} | discard pile {len(table.discard_pile)}"
@@ -52,14 +52,20 @@ def seat_line(state: SlotGameState, p: int, viewer: int | None, shown: np.ndarra
     return f"{marker}player_{p}{you} score {state.scores[p]:>3} | " + "  ".join(cells)
 
 
-def status_line(state: SlotGameState) -> str:
-    """Who acts in which phase, the ruleset's own facts (``state.status_details()``) and
-    the call in progress; the ranks once the game is over."""
+def status_lines(state: SlotGameState, viewer: int | None = None) -> list[str]:
+    """Whose turn it is against the round's cap of turns, the ruleset's own facts
+    (``state.status_details()``) and the call in progress; then what the phase asks, in
+    words. The ranks once the game is over."""
     if state.is_terminal:
-        return "game over; ranks " + ", ".join(f"player_{p}: {r}" for p, r in enumerate(state.ranks()))
-    line = (f"turn {state.turns_completed + 1}/{state.config.max_turns_per_round}, "
-            f"player_{state.current_player} to act, phase {state.phase.name.lower()}")
+        return ["game over; ranks " + ", ".join(f"player_{p}: {r}" for p, r in enumerate(state.ranks()))]
+    line = (f"turn {state.turns_completed + 1} of at most {state.config.max_turns_per_round} this round, "
+            f"{seat_name(state.current_player, viewer)} to act")
     line += "".join(f"; {detail}" for detail in state.status_details())
     if state.caller is not None:
         line += f"; player_{state.caller} called, {state.final_turns_left} final turn(s) left"
-    return line
+    return [line, f"now: {state.phase_in_words()}"]
+
+
+def seat_name(seat: int, viewer: int | None) -> str:
+    """``player_2``, or ``player_2 (you)`` for the viewer's own seat."""
+    return f"player_{seat} (you)" if seat == viewer else f"player_{seat}"

@@ -23,7 +23,7 @@ import numpy as np
 
 from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.agents.base import observation_for
-from cardenv.agents.specs import make_agent
+from cardenv.agents.specs import make_agent, seat_specs
 from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.core import validation
 from cardenv.eval.intervals import wilson_interval
@@ -238,8 +238,9 @@ def run_tournament(
     on_record: Callable[[int, GameRecord], None] | None = None,
     ray_address: str | None = None,
 ) -> TournamentResult:
-    """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat;
-    a single spec, alone or in a list, fills every other seat); ``games`` is rounded up
+    """Play ``games`` games of ``candidate`` against ``field`` (one spec per other seat,
+    in a list or separated by commas as on the command line; a single spec fills every
+    other seat: :func:`~cardenv.agents.specs.seat_specs`); ``games`` is rounded up
     to a multiple of the players, so every agent sits in every seat equally often.
 
     ``workers`` > 1 plays the games in that many processes (the agent factory must then
@@ -254,11 +255,8 @@ def run_tournament(
     env_kwargs = dict(validation.mapping("env_kwargs", env_kwargs) or {})
     info = ruleset_info(ruleset, **env_kwargs)
     n = info.num_players
-    field = [field] if isinstance(field, str) else validation.sequence("field", field, "agent specs")
-    if len(field) == 1:
-        field = field * (n - 1)
-    if len(field) != n - 1:
-        raise ValueError(f"{ruleset} with {n} players needs 1 or {n - 1} field agents, got {len(field)}")
+    field = seat_specs(field if isinstance(field, str) else validation.sequence("field", field, "agent specs"), n,
+                       "field", ruleset)
     games = validation.integer("games", games, 1)
     seed = validation.integer("seed", seed, 0)
     workers = validation.integer("workers", workers, 1)
@@ -326,8 +324,34 @@ def summarize(ruleset, candidate, field, seed, env_kwargs, records: list[GameOut
     )
 
 
+TABLE_COLUMNS = {
+    "candidate": "the agent evaluated",
+    "field": "the agent in every other seat (one per other seat, in seat order, where they differ)",
+    "games": "games played, every agent sitting in every seat equally often",
+    "win share": "the share of the games the candidate won (a game won jointly by k players counts 1/k)",
+    "95% CI (Wilson)": "the 95% interval of the win share (Wilson score)",
+    "pts/round": "the points a round cost the candidate (added to its score, or taken from it where scores count "
+                 "down), on average per round: fewer is better",
+    "final score": "the candidate's score when the game ended, on average (the ruleset says whether low or high wins)",
+    "call rate": "the share of the rounds in which the candidate called the round's end",
+    "call success": "the share of its calls after which its hand was strictly the lowest (-: it never called)",
+    "capped rounds": "the share of the rounds that reached the turn cap (max_turns_per_round) instead of ending "
+                     "by a call or a player going out",
+    "rounds/game": "rounds per game, on average",
+    "steps/game": "decisions per game (every seat's), on average",
+}
+"""The columns of :func:`format_table`, each with what it says (:func:`table_legend`)."""
+
+
+def table_legend(skip: Sequence[str] = ()) -> str:
+    """One line per column of :func:`format_table` (but those in ``skip``): its header and
+    what it says."""
+    return "\n".join(f"  {header}: {meaning}." for header, meaning in TABLE_COLUMNS.items() if header not in skip)
+
+
 def format_table(results: Sequence[TournamentResult]) -> str:
-    """A plain-text table (rich, ASCII borders), one row per tournament."""
+    """A plain-text table (rich, ASCII borders), one row per tournament; its columns are
+    :data:`TABLE_COLUMNS`."""
     from io import StringIO
 
     from rich import box
@@ -335,8 +359,7 @@ def format_table(results: Sequence[TournamentResult]) -> str:
     from rich.table import Table
 
     table = Table(box=box.ASCII2, header_style="bold")
-    for header in ("candidate", "field", "games", "win share", "95% CI (Wilson)", "pts/round", "final score",
-                   "call rate", "call success", "capped rounds", "rounds/game", "steps/game"):
+    for header in TABLE_COLUMNS:
         table.add_column(header, justify="left" if header in ("candidate", "field") else "right")
     for r in results:
         low, high = r.win_share_ci95

@@ -122,6 +122,13 @@ def docs_page(ruleset: str) -> str:
     return f"docs/{ruleset.removesuffix('_v0')}.md"
 
 
+def table_text(state, viewer: int | None) -> str:
+    """The engine's text table as ``viewer`` sees it, without its recent events (play and
+    replay print those themselves): the turn counter against the round's cap and what the
+    phase asks, in words (the ruleset's ``phase_words``)."""
+    return state.render_text(viewer, state.config.memory, recent_events=0)
+
+
 def help_text(state, seat: int) -> str:
     """The controls, the ruleset in short and what the choices of this decision mean (each
     kind of legal action once, with its meaning from the action table)."""
@@ -139,8 +146,20 @@ def help_text(state, seat: int) -> str:
         HELP, "",
         f"{ruleset} in short (every rule, with its id, is in {docs_page(ruleset)} of the cardenv sources):",
         state.rules_in_short(), "",
-        f"Now, in phase {state.phase.name.lower()}, your choices mean:", *meanings,
+        f"Now ({state.phase_in_words()}; phase {state.phase.name.lower()}), your choices mean:", *meanings,
     ])
+
+
+ROUND_END = "round end"  # the event kind of a round's end (every hand shown)
+
+
+def round_summary(text: str) -> list[str]:
+    """A round's end event (``round 1 ends (reason): player_0 ... (facts); player_1 ...``)
+    as lines: the reason, then one line per player."""
+    head, sep, groups = text.partition("): ")
+    if not sep:
+        return [text]
+    return [head + "):", *("  " + group for group in re.split(r"; (?=player_\d)", groups))]
 
 
 def play(
@@ -156,80 +175,128 @@ def play(
 ) -> int:
     """Play one game with a person at ``seat``; returns the exit status (0, also after
     quitting). ``opponents`` holds one agent spec per other seat, in seat order."""
-    style = style or CardStyle(False, False)
-    console = style.console(out)
-    info = ruleset_info(ruleset, **env_kwargs)
-    env = make_raw_env(ruleset, **env_kwargs)
-    n = info.num_players
-    generators = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
-    others = iter(opponents)
-    specs = [HUMAN if p == seat else next(others) for p in range(n)]
-    agents = [None if p == seat else make_agent(specs[p], info, generators[p]) for p in range(n)]
-    env.reset(seed=seed)
-    state = env.game
-    actions: list[tuple[int, int]] = []
-    # Before each step of the person's selection in progress: the env as it was, and how
-    # many actions had been taken. Taking a step back restores both; since a selection
-    # is private and changes nothing until committed, the game is then as if the step
-    # had never been taken (and the record never holds it).
-    selection_steps: list[tuple[object, int]] = []
-    shown_events = 0
-
-    def say(text: str = "") -> None:
-        console.print(style(text))
-        out.flush()
-
-    def show_events() -> None:
-        nonlocal shown_events
-        for event in state.events[shown_events:]:
-            say("  " + event.describe(state.card_name, seat))
-        shown_events = len(state.events)
-
-    say(f"{ruleset}: you are player_{seat}; "
-        + ", ".join(f"player_{p}={spec}" for p, spec in enumerate(specs) if p != seat)
-        + (f"; seed {seed}" if seed is not None else "") + ". Type ? for help.")
+    game = TerminalGame(ruleset, seat, opponents, seed, env_kwargs, read, out, style or CardStyle(False, False))
     try:
-        while not state.is_terminal:
-            p = state.current_player
-            if p != seat:
-                selection_steps.clear()
-                action = agents[p].act(observation_for(agents[p], env, p), state, p)
-            else:
-                say("\nsince your last decision:")
-                show_events()
-                say(state.render_text(seat, state.config.memory, recent_events=0))
-                last_step = actions[-1][1] if selection_steps else None
-                action = ask(state, seat, read, say, last_step)
-                if action == UNDO:
-                    env, taken = selection_steps.pop()
-                    state = env.game
-                    del actions[taken:]
-                    say(f"taken back: {state.action_name_for(last_step, seat)}")
-                    continue
-                if state.action_table.specs[action].kind in state.selection_kinds:
-                    selection_steps.append((copy.deepcopy(env), len(actions)))
-                else:
-                    selection_steps.clear()
-            actions.append((p, action))
-            env.step(action)
-            env.step_done_agents()
-        say("\nsince your last decision:")
-        show_events()
-        say("game over. ranking (1 = best): " + ", ".join(
-            f"player_{p}{' (you)' if p == seat else ''}: {rank} with {state.scores[p]}"
-            for p, rank in sorted(enumerate(state.ranks()), key=lambda pr: pr[1])))
+        game.run()
         return 0
     except Quit:
-        say("\nquit: the game is abandoned.")
+        game.say("\nquit: the game is abandoned.")
         return 0
     finally:
-        for agent in agents:
+        game.close(save)
+
+
+class TerminalGame:
+    """One game at the terminal: the env, the agents at the other seats, the actions
+    taken (for the record) and what the person has been shown."""
+
+    def __init__(self, ruleset: str, seat: int, opponents: list[str], seed: int | None, env_kwargs: dict,
+                 read: Callable[[str], str], out: TextIO, style: CardStyle):
+        self.ruleset, self.seat, self.seed, self.env_kwargs, self.read = ruleset, seat, seed, env_kwargs, read
+        self.out, self.style, self.console = out, style, style.console(out)
+        info = ruleset_info(ruleset, **env_kwargs)
+        n = info.num_players
+        generators = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
+        others = iter(opponents)
+        self.specs = [HUMAN if p == seat else next(others) for p in range(n)]
+        self.agents = [None if p == seat else make_agent(self.specs[p], info, generators[p]) for p in range(n)]
+        self.env = make_raw_env(ruleset, **env_kwargs)
+        self.env.reset(seed=seed)
+        self.state = self.env.game
+        self.actions: list[tuple[int, int]] = []
+        # Before each step of the person's selection in progress: the env as it was, and how
+        # many actions had been taken. Taking a step back restores both; since a selection
+        # is private and changes nothing until committed, the game is then as if the step
+        # had never been taken (and the record never holds it).
+        self.selection_steps: list[tuple[object, int]] = []
+        self.shown_events = 0
+        self.shown_round = 0  # the round of the last event shown
+        self.decided = False  # whether the person has made a decision yet
+
+    def say(self, text: str = "") -> None:
+        self.console.print(self.style(text))
+        self.out.flush()
+
+    def run(self) -> None:
+        """Play to the game's end (:class:`Quit` when the person quits)."""
+        seat = self.seat
+        self.say(f"{self.ruleset}: you are player_{seat}; "
+                 + ", ".join(f"player_{p}={spec}" for p, spec in enumerate(self.specs) if p != seat)
+                 + (f"; seed {self.seed}" if self.seed is not None else "") + ". Type ? for help.")
+        self.say(round_heading(0))
+        while not self.state.is_terminal:
+            p = self.state.current_player
+            if p != seat:
+                self.selection_steps.clear()
+                action = self.agents[p].act(observation_for(self.agents[p], self.env, p), self.state, p)
+            else:
+                action = self.persons_choice()
+                if action is None:
+                    continue
+            self.actions.append((p, action))
+            self.env.step(action)
+            self.env.step_done_agents()
+        self.show_events()
+        state = self.state
+        self.say("\ngame over. ranking (1 = best): " + ", ".join(
+            f"player_{p}{' (you)' if p == seat else ''}: {rank} with {state.scores[p]}"
+            for p, rank in sorted(enumerate(state.ranks()), key=lambda pr: pr[1])))
+
+    def persons_choice(self) -> int | None:
+        """Show the person what happened and the table, and read their choice: an action
+        id, or None when they took back a step of their selection (already undone)."""
+        seat = self.seat
+        if not self.show_events():
+            self.say()
+        self.decided = True
+        self.say(table_text(self.state, seat))
+        last_step = self.actions[-1][1] if self.selection_steps else None
+        action = ask(self.state, seat, self.read, self.say, last_step)
+        if action == UNDO:
+            self.env, taken = self.selection_steps.pop()
+            self.state = self.env.game
+            del self.actions[taken:]
+            self.say(f"taken back: {self.state.action_name_for(last_step, seat)}")
+            return None
+        if self.state.action_table.specs[action].kind in self.state.selection_kinds:
+            self.selection_steps.append((copy.deepcopy(self.env), len(self.actions)))
+        else:
+            self.selection_steps.clear()
+        return action
+
+    def show_events(self) -> bool:
+        """The events since the last shown, under "since your last decision:" (nothing
+        when there are none; returns whether there were): a round's end as a summary, one
+        line per player, and a new round after a blank line under its heading."""
+        state = self.state
+        new = state.events[self.shown_events:]
+        self.shown_events = len(state.events)
+        if not new:
+            return False
+        self.say("\nsince your last decision:" if self.decided else "so far:")
+        for event in new:
+            if event.round != self.shown_round:
+                self.shown_round = event.round
+                self.say("\n" + round_heading(event.round))
+            text = event.describe(state.card_name, self.seat)
+            for line in round_summary(text) if event.kind == ROUND_END else [text]:
+                self.say("  " + line)
+        return True
+
+    def close(self, save: str | None) -> None:
+        """Close the agents; save the game record (the game as far as it went) to ``save``."""
+        for agent in self.agents:
             if agent is not None:
                 agent.close()
         if save:
-            GameRecord.of_game(ruleset, env_kwargs, seed, state, actions, agents=specs).save(save)
-            say(f"game record saved to {save}" + ("" if state.is_terminal else " (unfinished: it replays "
-                                                                                 "up to where you quit)"))
+            GameRecord.of_game(self.ruleset, self.env_kwargs, self.seed, self.state, self.actions,
+                               agents=self.specs).save(save)
+            self.say(f"game record saved to {save}" + ("" if self.state.is_terminal else " (unfinished: it replays "
+                                                                                      "up to where you quit)"))
+
+
+def round_heading(round_index: int) -> str:
+    return f"=== round {round_index + 1} ==="
 
 
 def ask(state, seat: int, read: Callable[[str], str], say: Callable[[str], None], last_step: int | None) -> int | str:
@@ -254,7 +321,7 @@ def ask(state, seat: int, read: Callable[[str], str], say: Callable[[str], None]
             say(help_text(state, seat))
             continue
         if command in ("t", "table"):
-            say(state.render_text(state.current_player, state.config.memory, recent_events=0))
+            say(table_text(state, state.current_player))
             continue
         if command in ("u", "undo"):
             if last_step is not None:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import re
 from dataclasses import dataclass, field, fields
 
 from cardenv.agents.base import MIXTURE_SEPARATOR
+from cardenv.agents.specs import split_seat_specs
 from cardenv.core import validation
 from cardenv.rulesets import ruleset_names
 
@@ -36,7 +38,8 @@ class TrainConfig:
         "heuristic_cautious, ismcts[:N], ppo:MODEL.zip, or selfplay: a pool of frozen snapshots of the learner), or one spec per other seat "
         "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay); specs joined by | are drawn "
         "anew every game (heuristic|heuristic_no_call|selfplay)")
-    total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for")
+    total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for, rounded "
+                                            "up to whole rollouts (n-steps × n-envs; the run says so when it rounds)")
     n_envs: int = _option(8, "envs collecting experience in parallel")
     vec_env: str = _option("auto", "how the envs run: dummy (in this process), subproc (one process each) or "
                                    "auto (subproc from 4 usable cores, else dummy: measured faster on 2)",
@@ -71,14 +74,14 @@ class TrainConfig:
                                            "update, falling linearly to 0 by the end of the run (0: none)")
     critic_warmup_steps: int = _option(0, "learner steps at the start in which only the value network trains")
     # MaskablePPO
-    learning_rate: float = _option(3e-4, "Adam learning rate")
+    learning_rate: float = _option(3e-4, "Adam learning rate (above 0, at most 1)")
     n_steps: int = _option(256, "steps per env per rollout")
-    batch_size: int = _option(512, "minibatch size of the updates")
+    batch_size: int = _option(512, "minibatch size of the updates (2 to the rollout, n-steps × n-envs)")
     n_epochs: int = _option(5, "passes over each rollout")
-    gamma: float = _option(0.995, "discount factor")
-    gae_lambda: float = _option(0.95, "GAE lambda")
-    clip_range: float = _option(0.2, "PPO clipping of the probability ratio")
-    ent_coef: float = _option(0.01, "entropy bonus")
+    gamma: float = _option(0.995, "discount factor (0 to 1)")
+    gae_lambda: float = _option(0.95, "GAE lambda (0 to 1)")
+    clip_range: float = _option(0.2, "PPO clipping of the probability ratio (above 0, at most 1)")
+    ent_coef: float = _option(0.01, "entropy bonus (0 or more)")
     net_arch: tuple[int, ...] = _option((64, 64), "hidden layer sizes of the policy and value networks")
     # self-play
     snapshot_every: int = _option(50_000, "selfplay: freeze the learner into the pool every this many steps")
@@ -93,16 +96,37 @@ class TrainConfig:
     progress_bar: bool = _option(True, "a progress bar (--no-progress: a line every evaluation instead)", cli=False)
 
     def __post_init__(self):
+        """Every option's own range (one-line TypeError or ValueError naming the option,
+        the value and what is accepted); :meth:`check_setup` checks what needs the
+        ruleset (its env options, the agent specs)."""
+        for name in ("ruleset", "opponent", "output_dir", "guide", "warm_start"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a string, got {validation.show(getattr(self, name))}")
+        for name in ("resume", "overwrite", "progress_bar"):
+            validation.boolean(name, getattr(self, name))
+        validation.mapping("env_kwargs", self.env_kwargs)
         if self.vec_env not in VEC_ENVS:
             raise ValueError(f"vec_env must be one of {', '.join(VEC_ENVS)}, got {self.vec_env!r}")
         if self.resume and self.overwrite:
             raise ValueError("resume and overwrite exclude each other: resume continues the run in the output "
                              "folder, overwrite replaces it")
-        for name, low in (("total_timesteps", 1), ("n_envs", 1), ("n_steps", 1), ("batch_size", 1), ("n_epochs", 1),
+        for name, low in (("total_timesteps", 1), ("n_envs", 1), ("n_steps", 1), ("n_epochs", 1), ("seed", 0),
                           ("eval_games", 1), ("final_eval_games", 1), ("pool_size", 1), ("snapshot_every", 1),
                           ("eval_every", 0), ("checkpoint_every", 0), ("warm_start_decisions", 1), ("frame_stack", 1),
                           ("warm_start_epochs", 1), ("critic_warmup_steps", 0), ("frame_encoder_size", 1)):
             validation.integer(name, getattr(self, name), low)
+        self._check_rollout()
+        for name in ("learning_rate", "clip_range"):
+            validation.real(name, getattr(self, name), 0, 1, low_inclusive=False)
+        for name in ("gamma", "gae_lambda"):
+            validation.real(name, getattr(self, name), 0, 1)
+        validation.real("ent_coef", self.ent_coef, 0)
+        for size in validation.sequence("net_arch", self.net_arch, "layer sizes (integers of at least 1)"):
+            validation.integer("net_arch", size, 1, accepted="a list of layer sizes, each an integer of at least 1")
+        fields_given = validation.sequence("final_eval_fields", self.final_eval_fields, "agent specs")
+        if not fields_given or not all(isinstance(spec, str) for spec in fields_given):
+            raise ValueError(f"final_eval_fields must be a list of at least one agent spec (a string), got "
+                             f"{validation.show(self.final_eval_fields)}")
         if self.frame_encoder not in FRAME_ENCODERS:
             raise ValueError(f"frame_encoder must be one of {', '.join(FRAME_ENCODERS)}, got {self.frame_encoder!r}")
         if self.frame_encoder == "gru" and self.frame_stack < 2:
@@ -111,12 +135,35 @@ class TrainConfig:
         if self.frame_encoder == "gru" and self.guide:
             raise ValueError(f"--frame-encoder gru takes no --guide (got {self.guide!r}): the guided policy reads "
                              f"the frames side by side")
-        validation.real("clip_range", self.clip_range, 0, low_inclusive=False)
         validation.real("guide_weight", self.guide_weight)
         validation.real("warm_start_explore", self.warm_start_explore, 0, 1)
         validation.real("kl_to_warm_start", self.kl_to_warm_start, 0)
         if self.kl_to_warm_start > 0 and not self.warm_start:
             raise ValueError("kl_to_warm_start pulls toward the cloned policy: it needs --warm-start AGENT")
+
+    def rollout(self) -> int:
+        """Learner steps collected between two updates: ``n_steps`` in each of ``n_envs`` envs."""
+        return self.n_steps * self.n_envs
+
+    def _check_rollout(self) -> None:
+        """The rollout and the batch size: PPO normalises the advantages over a minibatch,
+        so both hold at least 2 steps, and a minibatch is a part of one rollout."""
+        rollout, product = self.rollout(), f"n_steps × n_envs = {self.n_steps} × {self.n_envs}"
+        if rollout < 2:
+            raise ValueError(f"a rollout ({product} = {rollout} learner step) must hold at least 2 steps (PPO "
+                             f"normalises the advantages over it): raise n_steps or n_envs")
+        validation.integer("batch_size", self.batch_size, 2, rollout,
+                           accepted=f"an integer from 2 to {rollout} (the rollout, {product})")
+
+    def planned_timesteps(self, already: int = 0) -> int:
+        """The learner steps the run ends at, having trained ``already``: ``total_timesteps``
+        rounded up to whole rollouts from ``already``. PPO collects whole rollouts, so a
+        run asked for fewer steps than a rollout trains one rollout; the trainer says so
+        when it rounds, and its progress bar counts to this number."""
+        if self.total_timesteps <= already:
+            return already
+        rollout = self.rollout()
+        return already + -(-(self.total_timesteps - already) // rollout) * rollout
 
     def resolved_output_dir(self) -> str:
         return self.output_dir.format(ruleset=self.ruleset)
@@ -127,11 +174,33 @@ class TrainConfig:
 
     def opponent_specs(self) -> str | list[str]:
         """The opponent spec for every other seat, or the list of one per other seat."""
-        return self.opponent.split(",") if "," in self.opponent else self.opponent
+        specs = split_seat_specs(self.opponent)
+        return specs if len(specs) > 1 else self.opponent
 
     def uses_selfplay(self) -> bool:
         """Whether some seat plays (sometimes, in a mixture) from the learner's snapshots."""
-        return SELFPLAY in self.opponent.replace(",", MIXTURE_SEPARATOR).split(MIXTURE_SEPARATOR)
+        return any(SELFPLAY in spec.split(MIXTURE_SEPARATOR) for spec in split_seat_specs(self.opponent))
+
+    def check_setup(self) -> None:
+        """What needs the ruleset: the ruleset itself, its env options (by building the
+        env once), the number of opponent specs and every agent spec, each agent built
+        once (a model made for another ruleset is refused here, not in a running
+        training); one-line TypeError or ValueError (:class:`cardenv.core.extras.MissingExtra`
+        for an agent whose extra is missing). Nothing is written or trained."""
+        import numpy as np
+
+        from cardenv.rulesets import check_ruleset
+        from cardenv.agents.specs import make_agent, seat_specs
+        from cardenv.envs.info import make_raw_env, ruleset_info
+
+        check_ruleset(self.ruleset)
+        make_raw_env(self.ruleset, **self.env_kwargs)  # checks the env options
+        info = ruleset_info(self.ruleset, **self.env_kwargs)
+        specs = [alternative for spec in seat_specs(self.opponent, info.num_players, "opponent", self.ruleset)
+                 for alternative in spec.split(MIXTURE_SEPARATOR) if alternative != SELFPLAY]
+        for spec in dict.fromkeys([*specs, *self.final_eval_fields, self.guide, self.warm_start]):
+            if spec:
+                make_agent(spec, info, np.random.default_rng(0)).close()
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -158,36 +227,34 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    """The config of parsed ``cardenv train`` arguments; raises TypeError or ValueError
-    (one line) for a bad ruleset, opponent spec or env option."""
-    from cardenv.rulesets import check_ruleset
-    from cardenv.envs.info import make_raw_env, ruleset_info
-    from cardenv.agents.specs import parse_spec
-
+    """The config of parsed ``cardenv train`` arguments, every option checked
+    (:meth:`TrainConfig.check_setup` included); raises TypeError or ValueError, one line
+    naming the option by its flag (``--learning-rate``), for a bad value."""
     values = {}
     for f in fields(TrainConfig):
         if f.metadata.get("cli", True) is False:
             continue
         value = getattr(args, f.name)
         values[f.name] = tuple(value) if isinstance(value, list) else value
-    config = TrainConfig(**values, env_kwargs=parse_env_args(args.env_arg), progress_bar=not args.no_progress)
-    check_ruleset(config.ruleset)
-    make_raw_env(config.ruleset, **config.env_kwargs)  # checks the env options
-    specs = config.opponent_specs()
-    n = ruleset_info(config.ruleset, **config.env_kwargs).num_players
-    if isinstance(specs, list) and len(specs) != n - 1:
-        raise ValueError(f"--opponent needs one spec or {n - 1} comma-separated specs (one per other seat) for "
-                         f"{config.ruleset} with {n} players, got {config.opponent!r}")
-    for spec in [specs] if isinstance(specs, str) else specs:
-        for alternative in spec.split(MIXTURE_SEPARATOR):
-            if alternative != SELFPLAY:
-                parse_spec(alternative)
-    for spec in config.final_eval_fields:
-        parse_spec(spec)
-    for spec in (config.guide, config.warm_start):
-        if spec:
-            parse_spec(spec)
+    try:
+        config = TrainConfig(**values, env_kwargs=parse_env_args(args.env_arg), progress_bar=not args.no_progress)
+        config.check_setup()
+    except (TypeError, ValueError) as error:
+        raise type(error)(named_as_flags(str(error))) from None
     return config
+
+
+def named_as_flags(message: str) -> str:
+    """``message`` with the options named as on the command line: ``learning_rate``
+    becomes ``--learning-rate`` (a one-word option only where it starts the message)."""
+    names = [f.name for f in fields(TrainConfig) if f.metadata.get("cli", True) and not f.metadata.get("positional")]
+    for name in sorted(names, key=len, reverse=True):
+        flag = "--" + name.replace("_", "-")
+        if "_" in name:
+            message = re.sub(rf"(?<![\w-]){name}(?![\w-])", flag, message)
+        elif message.startswith(name + " "):
+            message = flag + message[len(name):]
+    return message
 
 
 def parse_env_args(pairs: list[str]) -> dict:

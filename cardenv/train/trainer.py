@@ -1,7 +1,8 @@
 """MaskablePPO training on the single-seat view (``cardenv train``).
 
-torch, stable-baselines3 and sb3-contrib are imported inside :func:`train`, so importing
-this module costs nothing without the ``train`` extra.
+torch, stable-baselines3 and sb3-contrib are imported inside :func:`train` (with the run's
+callbacks, :mod:`cardenv.train.callbacks`), so importing this module costs nothing without
+the ``train`` extra.
 
 Outputs under the run folder: ``final_model.zip``, ``checkpoints/``, ``logs/``
 (TensorBoard events and ``progress.csv``), ``monitor.csv`` (every training episode),
@@ -29,7 +30,7 @@ from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
 from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped_rulesets
 from cardenv.agents.specs import MIXTURE_SEPARATOR, make_agent, make_mixture
 from cardenv.envs.info import ruleset_info
-from cardenv.eval.tournament import format_table, run_tournament, usable_cores
+from cardenv.eval.tournament import format_table, run_tournament, table_legend, usable_cores
 from cardenv.train.config import SELFPLAY, TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
 from cardenv.train.warm_start import clone_into, collect_demonstrations, warm_started_ppo_class
@@ -64,45 +65,113 @@ SUBPROC_MIN_CORES = 4  # vec_env="auto" runs the envs in subprocesses from this 
 
 
 def train(config: TrainConfig) -> dict:
+    """Train MaskablePPO as ``config`` says and evaluate the final model; returns the
+    run's summary (paths, steps, speed, the final table). Every option is checked, and a
+    run already in the output folder refused, before anything is written."""
     import torch
-    from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
-    from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    from cardenv.train.callbacks import PeriodicEvaluation
 
     started = time.perf_counter()
-    out = Path(config.resolved_output_dir())
-    resume_from = prepare_output_dir(out, config)
-    guide = config.guide_spec()
-    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    out, resume_from = start_run(config)
     cores = usable_cores()
-    # Subprocesses pay only when the env workers do not compete with the learner for
-    # cores: on 2 cores DummyVecEnv was faster (default options of the first ruleset: ~1,110 vs ~725
-    # steps/s before the events piece; 399 vs 319 after).
-    use_subproc = config.vec_env == "subproc" or (config.vec_env == "auto" and cores >= SUBPROC_MIN_CORES
-                                                  and config.n_envs > 1)
+    use_subproc = runs_in_subprocesses(config, cores)
     # One thread: these networks are small, and a second thread spin-waiting on a busy
     # core made each batch-1 forward pass over 100× slower (measured on 2 cores).
     torch.set_num_threads(1)
-    opponents = config.opponent_specs()
-    env_fns = [partial(make_training_env, config.ruleset, opponents, config.env_kwargs, config.pool_size,
-                       use_subproc, guide, config.frame_stack) for _ in range(config.n_envs)]
+    vec_env = make_vec_env(config, out, use_subproc)
+    model = make_model(config, vec_env, resume_from, out)
+    metadata = run_metadata(config)
+    learner_factory = partial(_learner_or_agent, model, config)
+    eval_history: list[dict] = read_eval_history(out / "eval_history.csv") if resume_from else []
+    start_timesteps = model.num_timesteps
+    planned = config.planned_timesteps(start_timesteps)
+    if planned > config.total_timesteps:
+        print(f"training to {planned:,} learner steps, not {config.total_timesteps:,}: PPO trains in whole rollouts "
+              f"of {config.rollout():,} (n_steps {config.n_steps} × n_envs {config.n_envs}; lower them for shorter "
+              f"rollouts)", file=sys.stderr)
+    periodic = PeriodicEvaluation(config.eval_every, partial(_evaluate_against_random, config, learner_factory),
+                                  eval_history, planned, started, print_lines=not config.progress_bar)
+    callbacks = training_callbacks(config, out, metadata, periodic, cores if not use_subproc else 1)
+    learn_started = time.perf_counter()
+    try:
+        learn(model, planned - start_timesteps, callbacks, config.progress_bar, resumed=resume_from is not None)
+    finally:
+        vec_env.close()
+        torch.set_num_threads(1)  # the evaluations below play batch-1 forward passes
+    learn_seconds = time.perf_counter() - learn_started
+    model_path = out / "final_model.zip"
+    save_model(model, model_path, metadata)
+    train_seconds = time.perf_counter() - started
+    # Evaluate the final model unless the last periodic evaluation was within one rollout of the end.
+    if config.eval_every > 0 and (not eval_history
+                                  or eval_history[-1]["timesteps"] < model.num_timesteps - config.rollout()):
+        periodic.num_timesteps = model.num_timesteps
+        periodic.evaluate()
+    _write_eval_history(out / "eval_history.csv", eval_history)
+    table = final_evaluation(config, model, learner_factory, out)
+    plot_path = plot_learning_curve(out / "monitor.csv", eval_history, out / "learning_curve.png", config)
+    return {
+        "model": str(model_path),
+        "output_dir": str(out),
+        "timesteps": model.num_timesteps,
+        "train_seconds": round(train_seconds, 1),
+        # Learner steps per second of model.learn (collection, updates and the periodic
+        # evaluations; not the set-up or the final evaluation).
+        "steps_per_second": round((model.num_timesteps - start_timesteps) / learn_seconds),
+        "total_seconds": round(time.perf_counter() - started, 1),
+        "vec_env": "subproc" if use_subproc else "dummy",
+        "learning_curve": str(plot_path),
+        "evaluation_table": table,
+    }
+
+
+def runs_in_subprocesses(config: TrainConfig, cores: int) -> bool:
+    """Whether the envs run in subprocesses (SubprocVecEnv) rather than in this process."""
+    # Subprocesses pay only when the env workers do not compete with the learner for
+    # cores: on 2 cores DummyVecEnv was faster (default options: ~1,110 vs ~725
+    # steps/s before the events piece; 399 vs 319 after).
+    return config.vec_env == "subproc" or (config.vec_env == "auto" and cores >= SUBPROC_MIN_CORES
+                                           and config.n_envs > 1)
+
+
+def check_run(config: TrainConfig) -> Path | None:
+    """Every check of a run, writing nothing: the options (:meth:`TrainConfig.check_setup`)
+    and the output folder (:func:`check_output_dir`); returns the model to resume from."""
+    config.check_setup()
+    return check_output_dir(Path(config.resolved_output_dir()), config)
+
+
+def start_run(config: TrainConfig) -> tuple[Path, Path | None]:
+    """Check the run, then make its folder (:func:`prepare_output_dir`): the folder and
+    the model to resume from (None for a new run)."""
+    config.check_setup()
+    out = Path(config.resolved_output_dir())
+    return out, prepare_output_dir(out, config)
+
+
+def make_vec_env(config: TrainConfig, out: Path, use_subproc: bool):
+    """The ``n_envs`` training envs (in subprocesses or in this one), monitored into
+    ``out/monitor.csv`` and seeded."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    env_fns = [partial(make_training_env, config.ruleset, config.opponent_specs(), config.env_kwargs,
+                       config.pool_size, use_subproc, config.guide_spec(), config.frame_stack)
+               for _ in range(config.n_envs)]
     vec_env = SubprocVecEnv(env_fns) if use_subproc else DummyVecEnv(env_fns)
     vec_env = VecMonitor(vec_env, filename=str(out / "monitor.csv"), info_keywords=("win_share",))
     vec_env.seed(config.seed)
+    return vec_env
+
+
+def make_model(config: TrainConfig, vec_env, resume_from: Path | None, out: Path):
+    """A new MaskablePPO (warm-started when ``config.warm_start``), or the one to resume,
+    on ``vec_env``, logging into ``out/logs``."""
+    from stable_baselines3.common.logger import configure
 
     ppo_class = warm_started_ppo_class()  # MaskablePPO itself unless a warm start's options are set
     if resume_from is None:
-        policy, policy_kwargs = "MlpPolicy", {"net_arch": list(config.net_arch)}
-        if guide:
-            from cardenv.train.guided_policy import GuidedMaskablePolicy
-
-            policy, policy_kwargs["guide_weight"] = GuidedMaskablePolicy, config.guide_weight
-        if config.frame_encoder == "gru":
-            from cardenv.train.frame_encoder import RecurrentFrameEncoder
-
-            policy_kwargs["features_extractor_class"] = RecurrentFrameEncoder
-            policy_kwargs["features_extractor_kwargs"] = {"num_frames": config.frame_stack,
-                                                          "hidden_size": config.frame_encoder_size}
+        policy, policy_kwargs = policy_of(config)
         model = ppo_class(
             policy, vec_env, learning_rate=config.learning_rate, n_steps=config.n_steps,
             batch_size=config.batch_size, n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
@@ -117,95 +186,72 @@ def train(config: TrainConfig) -> dict:
         model = ppo_class.load(str(resume_from), env=vec_env, device="cpu")
     model.keep_close_to_clone(config.kl_to_warm_start if resume_from is None else 0.0, config.critic_warmup_steps)
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
-    metadata = {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs, "guide": guide,
-                "frame_stack": config.frame_stack, "frame_encoder": config.frame_encoder}
+    return model
 
-    def learner_factory(spec, info, rng):
-        if spec == LEARNER:
-            return PPOAgent(info, rng, model, guide=guide, agent_factory=make_agent, frame_stack=config.frame_stack)
-        return make_agent(spec, info, rng)
 
-    eval_history: list[dict] = read_eval_history(out / "eval_history.csv") if resume_from else []
+def policy_of(config: TrainConfig) -> tuple[object, dict]:
+    """The policy (class or SB3 name) and its keyword arguments: an MLP, guided with
+    ``config.guide``, reading a frame stack through a GRU with ``frame_encoder="gru"``."""
+    policy, policy_kwargs = "MlpPolicy", {"net_arch": list(config.net_arch)}
+    if config.guide_spec():
+        from cardenv.train.guided_policy import GuidedMaskablePolicy
 
-    class PeriodicEvaluation(BaseCallback):
-        """Every ``eval_every`` steps: a short tournament against random_no_call."""
+        policy, policy_kwargs["guide_weight"] = GuidedMaskablePolicy, config.guide_weight
+    if config.frame_encoder == "gru":
+        from cardenv.train.frame_encoder import RecurrentFrameEncoder
 
-        def __init__(self):
-            super().__init__()
-            self.next_at = config.eval_every
+        policy_kwargs["features_extractor_class"] = RecurrentFrameEncoder
+        policy_kwargs["features_extractor_kwargs"] = {"num_frames": config.frame_stack,
+                                                      "hidden_size": config.frame_encoder_size}
+    return policy, policy_kwargs
 
-        def _on_step(self) -> bool:
-            if config.eval_every > 0 and self.num_timesteps >= self.next_at:
-                self.next_at += config.eval_every
-                self.evaluate()
-            return True
 
-        def evaluate(self) -> None:
-            result = run_tournament(config.ruleset, LEARNER, ["random_no_call"], config.eval_games,
-                                    seed=config.seed + 1_000_000, env_kwargs=config.env_kwargs,
-                                    agent_factory=learner_factory)
-            eval_history.append({"timesteps": self.num_timesteps, "win_share": result.win_share,
-                                 "ci_low": result.win_share_ci95[0], "ci_high": result.win_share_ci95[1],
-                                 "points_per_round": result.mean_points_per_round})
-            self.logger.record("eval/win_share_vs_random_no_call", result.win_share)
-            self.logger.record("eval/points_per_round_vs_random_no_call", result.mean_points_per_round)
-            if not config.progress_bar:
-                low, high = result.win_share_ci95
-                rate = (self.num_timesteps - start_timesteps) / (time.perf_counter() - started)
-                print(f"{self.num_timesteps}/{config.total_timesteps} steps ({rate:.0f}/s): win share vs "
-                      f"random_no_call {result.win_share:.3f} [{low:.3f}, {high:.3f}]", file=sys.stderr, flush=True)
+def run_metadata(config: TrainConfig) -> dict:
+    """What a saved model was trained on (``cardenv.json`` in its zip)."""
+    return {"ruleset": config.ruleset, "env_kwargs": config.env_kwargs, "guide": config.guide_spec(),
+            "frame_stack": config.frame_stack, "frame_encoder": config.frame_encoder}
 
-    class SelfPlaySnapshots(BaseCallback):
-        """Freeze the learner into the opponents' pool at the start and every ``snapshot_every`` steps."""
 
-        def __init__(self):
-            super().__init__()
-            self.next_at = 0
+def _learner_or_agent(model, config: TrainConfig, spec: str, info, rng):
+    """The evaluations' agent factory: :data:`LEARNER` is the model being trained."""
+    if spec == LEARNER:
+        return PPOAgent(info, rng, model, guide=config.guide_spec(), agent_factory=make_agent,
+                        frame_stack=config.frame_stack)
+    return make_agent(spec, info, rng)
 
-        def _on_step(self) -> bool:
-            if self.num_timesteps >= self.next_at:
-                self.next_at += config.snapshot_every
-                path = out / "snapshots" / f"snapshot_{self.num_timesteps}.zip"
-                path.parent.mkdir(exist_ok=True)
-                save_model(self.model, path, metadata)
-                self.training_env.env_method("add_snapshot", str(path))
-            return True
 
-    class UpdateThreads(BaseCallback):
-        """Every core for the gradient updates, one thread while collecting rollouts
-        (batch-1 and batch-n_envs forward passes lose to thread start-up and spinning).
-        Only with DummyVecEnv: subprocess workers need those cores."""
+def _evaluate_against_random(config: TrainConfig, learner_factory):
+    """A periodic evaluation: the learner against random_no_call, ``eval_games`` games."""
+    return run_tournament(config.ruleset, LEARNER, ["random_no_call"], config.eval_games,
+                          seed=config.seed + 1_000_000, env_kwargs=config.env_kwargs, agent_factory=learner_factory)
 
-        def _on_rollout_start(self) -> None:
-            torch.set_num_threads(1)
 
-        def _on_rollout_end(self) -> None:
-            torch.set_num_threads(cores)
+def training_callbacks(config: TrainConfig, out: Path, metadata: dict, periodic, update_threads: int) -> list:
+    """The run's callbacks, in order: self-play snapshots (with a selfplay opponent), the
+    periodic evaluation, more threads for the updates (``update_threads`` > 1) and
+    checkpoints (``checkpoint_every`` > 0)."""
+    from cardenv.train.callbacks import CheckpointsWithMetadata, SelfPlaySnapshots, ThreadsForUpdates
 
-        def _on_step(self) -> bool:
-            return True
-
-    periodic = PeriodicEvaluation()
+    save = partial(save_model, metadata=metadata)
     callbacks = [periodic]
-    if not use_subproc and cores > 1:
+    if config.uses_selfplay():
+        callbacks.insert(0, SelfPlaySnapshots(config.snapshot_every, out / "snapshots", save))
+    if update_threads > 1:
         # Measured on 2 cores (default options, DummyVecEnv): 525 learner steps/s
         # with two threads against 399 with one.
-        callbacks.append(UpdateThreads())
+        callbacks.append(ThreadsForUpdates(update_threads))
     if config.checkpoint_every > 0:
-        class Checkpoints(CheckpointCallback):
-            """SB3's checkpoints, saved with ``cardenv.json`` so that they play as agents."""
+        callbacks.append(CheckpointsWithMetadata(max(1, config.checkpoint_every // config.n_envs),
+                                                 str(out / "checkpoints"), save, name_prefix="model"))
+    return callbacks
 
-            def _on_step(self) -> bool:
-                if self.n_calls % self.save_freq == 0:
-                    save_model(self.model, Path(self._checkpoint_path(extension="zip")), metadata)
-                return True
 
-        callbacks.append(Checkpoints(max(1, config.checkpoint_every // config.n_envs), str(out / "checkpoints"),
-                                     name_prefix="model"))
-    if config.uses_selfplay():
-        callbacks.insert(0, SelfPlaySnapshots())
-    start_timesteps = model.num_timesteps
-    learn_started = time.perf_counter()
+def learn(model, timesteps: int, callbacks: list, progress_bar: bool, resumed: bool) -> None:
+    """``model.learn`` for ``timesteps`` more learner steps (whole rollouts, so that the
+    progress bar ends at n/n), without torch's distribution checks."""
+    import torch
+    from stable_baselines3.common.callbacks import CallbackList
+
     # torch checks every distribution's parameters when it is made (three per forward
     # pass in MaskablePPO; 7% of a profiled run). Skipping the checks made a
     # null env's training ~20% faster; on a real ruleset the gain is within the noise of
@@ -213,23 +259,16 @@ def train(config: TrainConfig) -> dict:
     validating = torch.distributions.Distribution._validate_args
     torch.distributions.Distribution.set_default_validate_args(False)
     try:
-        model.learn(total_timesteps=max(0, config.total_timesteps - start_timesteps), callback=CallbackList(callbacks),
-                    progress_bar=config.progress_bar, reset_num_timesteps=resume_from is None)
+        model.learn(total_timesteps=timesteps, callback=CallbackList(callbacks), progress_bar=progress_bar,
+                    reset_num_timesteps=not resumed)
     finally:
         torch.distributions.Distribution.set_default_validate_args(validating)
-        vec_env.close()
-        torch.set_num_threads(1)  # the evaluations below play batch-1 forward passes
-    learn_seconds = time.perf_counter() - learn_started
-    model_path = out / "final_model.zip"
-    save_model(model, model_path, metadata)
-    train_seconds = time.perf_counter() - started
-    # Evaluate the final model unless the last periodic evaluation was within one rollout of the end.
-    rollout = config.n_steps * config.n_envs
-    if config.eval_every > 0 and (not eval_history or eval_history[-1]["timesteps"] < model.num_timesteps - rollout):
-        periodic.num_timesteps = model.num_timesteps
-        periodic.evaluate()
-    _write_eval_history(out / "eval_history.csv", eval_history)
 
+
+def final_evaluation(config: TrainConfig, model, learner_factory, out: Path) -> str:
+    """The final model against each of ``final_eval_fields`` (and the shipped policy on
+    the same games, where one ships for the run's options): written to ``eval.json`` and
+    ``eval_table.txt``; returns the table with its legend."""
     results = [
         run_tournament(config.ruleset, LEARNER, [field], config.final_eval_games, seed=config.seed + 2_000_000 + i,
                        env_kwargs=config.env_kwargs, agent_factory=learner_factory, progress=config.progress_bar)
@@ -248,20 +287,7 @@ def train(config: TrainConfig) -> dict:
     table = format_table(results) + "\n" + final_table_legend(config, shipped)
     (out / "eval_table.txt").write_text(table + "\n")
     (out / "eval.json").write_text("[" + ",\n".join(r.to_json() for r in results) + "]\n")
-    plot_path = plot_learning_curve(out / "monitor.csv", eval_history, out / "learning_curve.png", config)
-    return {
-        "model": str(model_path),
-        "output_dir": str(out),
-        "timesteps": model.num_timesteps,
-        "train_seconds": round(train_seconds, 1),
-        # Learner steps per second of model.learn (collection, updates and the periodic
-        # evaluations; not the set-up or the final evaluation).
-        "steps_per_second": round((model.num_timesteps - start_timesteps) / learn_seconds),
-        "total_seconds": round(time.perf_counter() - started, 1),
-        "vec_env": "subproc" if use_subproc else "dummy",
-        "learning_curve": str(plot_path),
-        "evaluation_table": table,
-    }
+    return table
 
 
 # The field the shipped policy plays beside the trained model: the one it was made to beat.
@@ -308,24 +334,39 @@ def final_table_legend(config: TrainConfig, shipped: str | None) -> str:
     if shipped is not None and SHIPPED_POLICY_FIELD in config.final_eval_fields:
         lines.append(f"  {shipped}: the policy that ships with cardenv for {config.ruleset}, on the same games "
                      f"against the {SHIPPED_POLICY_FIELD} (how it was trained: docs/agents.md).")
+    lines += ["the other columns:", table_legend(skip=("win share",))]
     return "\n".join(lines)
 
 
 def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
-    """Make the run folder; returns the model to resume from (with ``resume``), else None.
+    """Make the run folder, once :func:`check_output_dir` finds nothing wrong with it, and
+    write ``config.json`` into it; returns the model to resume from (with ``resume``),
+    else None. With ``overwrite`` the folder is emptied first; with ``resume`` the earlier
+    training episodes are kept as ``monitor.N.csv``."""
+    resume_from = check_output_dir(out, config)
+    if config.overwrite and out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if config.resume and (out / "monitor.csv").exists():
+        part = len(list(out.glob("monitor.*.csv"))) + 1
+        (out / "monitor.csv").rename(out / f"monitor.{part}.csv")
+    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    return resume_from
 
-    A folder that already holds a run is an error unless ``overwrite`` (it is emptied
-    first) or ``resume`` (training continues from its final model, else its newest
-    checkpoint; earlier training episodes are kept as ``monitor.N.csv``)."""
+
+def check_output_dir(out: Path, config: TrainConfig) -> Path | None:
+    """The run folder checked, nothing written: returns the model to resume from (with
+    ``resume``: the folder's final model, else its newest checkpoint), else None.
+
+    A folder that already holds a run is an error (FileExistsError) unless ``overwrite``
+    or ``resume``; ``resume`` needs a run to continue (FileNotFoundError) trained with
+    the same guide and frames (ValueError)."""
     holds_run = (out / "config.json").exists()
     if holds_run and not (config.resume or config.overwrite):
         raise FileExistsError(f"{out} already holds a training run; pass --resume to continue it or --overwrite "
                               f"to replace it (or choose another --output-dir)")
     if config.resume and not holds_run:
         raise FileNotFoundError(f"--resume: {out} holds no training run to continue")
-    if config.overwrite and out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
     resume_from = None
     if config.resume:
         checkpoints = sorted((out / "checkpoints").glob("model_*_steps.zip"), key=lambda p: int(p.stem.split("_")[1]))
@@ -345,10 +386,6 @@ def prepare_output_dir(out: Path, config: TrainConfig) -> Path | None:
                 flag = "--" + option.replace("_", "-")
                 raise ValueError(f"--resume: {resume_from} was trained with {flag} {trained}; {flag} must match it, "
                                  f"got {given}")
-        if (out / "monitor.csv").exists():
-            part = len(list(out.glob("monitor.*.csv"))) + 1
-            (out / "monitor.csv").rename(out / f"monitor.{part}.csv")
-    (out / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     return resume_from
 
 

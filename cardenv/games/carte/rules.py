@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 from functools import lru_cache, partial
 from typing import ClassVar
 
@@ -55,6 +56,7 @@ from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.engine.options import GameConfig, check_deck, check_first_starter, deck_types
 from cardenv.engine.rounds import GameState, RoundResult
 from cardenv.engine.scenarios import layout_from_options
+from cardenv.engine.text import seat_name
 
 HAND_SIZE = 10  # R-03
 CATCH_CARDS = 3  # R-14
@@ -169,6 +171,14 @@ class Meld:
 
 class CarteState(GameState):
     """A game of carte in progress."""
+
+    # What each phase asks of the player to act, in words (the text table's "now:" line).
+    phase_words = MappingProxyType({
+        Phase.DRAW: "the start of a go: draw from the stock, or take the pile's top card",
+        Phase.PLAY: "the rest of the go: select cards, put down or add to melds, and discard to end it",
+        Phase.CATCH: "a catch window is open: catch the player who did not say carte, or let it go",
+        Phase.GAME_OVER: "the game is over",
+    })
 
     points = POINTS
     game_name = "carte_v0"
@@ -705,9 +715,9 @@ and you take three cards."""
         if self.is_terminal:
             lines.append("game over; winners " + ", ".join(f"player_{p}" for p in self.winners()))
         else:
-            lines.append(f"go {self.turns_completed + 1}/{self.config.max_turns_per_round}, turn of "
-                         f"player_{self.turn_player}, player_{self.current_player} to act, "
-                         f"phase {self.phase.name.lower()}")
+            lines.append(f"go {self.turns_completed + 1} of at most {self.config.max_turns_per_round} this round, "
+                         f"turn of player_{self.turn_player}, {seat_name(self.current_player, viewer)} to act")
+            lines.append(f"now: {self.phase_in_words()}")
         top = table.top_discard
         lines.append(f"stock {len(table.draw_pile)}{' (pile turned over)' if self.turnovers else ''} | "
                      f"pile {len(table.discard_pile)} | top {self.meld_name(top) if top is not None else '--'}")

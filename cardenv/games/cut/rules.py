@@ -33,6 +33,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 from functools import lru_cache
 from typing import ClassVar
 
@@ -142,6 +143,22 @@ def build_action_table(num_players: int, max_slots: int) -> ActionTable:
 
 class CutState(SlotGameState):
     """A game of Cut! in progress."""
+
+    # What each phase asks of the player to act, in words (the text table's "now:" line).
+    phase_words = MappingProxyType({
+        Phase.TURN: "the start of a turn: draw a card, or call the round's end",
+        Phase.DRAWN: "a drawn card is held: put it into a slot, or discard it",
+        Phase.PEEK_OWN: "a card's power: look at one of your own cards",
+        Phase.PEEK_OTHER: "a card's power: look at an opponent's card",
+        Phase.QUEEN_OWN: "the queen's power: pick one of your own cards to exchange unseen",
+        Phase.QUEEN_TARGET: "the queen's power: pick an opponent's card; the two are exchanged unseen",
+        Phase.KING_OWN: "the king's power: pick one of your own cards to look at",
+        Phase.KING_TARGET: "the king's power: pick an opponent's card; both cards are then seen",
+        Phase.KING_DECIDE: "the king's power: decide what becomes of the card looked at",
+        Phase.WINDOW: "a window is open on the discarded card: answer it with a card of yours of its rank, or pass",
+        Phase.GIVE: "your call-out succeeded: pick a card of yours to give into the empty slot",
+        Phase.GAME_OVER: "the game is over",
+    })
 
     points = POINTS
     game_name = "cut_v0"

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from types import MappingProxyType
 from functools import lru_cache
 from typing import ClassVar
 
@@ -166,6 +167,25 @@ _OPTIONAL = (Phase.LOOK_OWN, Phase.LOOK_OTHER, Phase.KING_LOOK)
 
 class KaboomState(SlotGameState):
     """A game of KABOOM in progress."""
+
+    # What each phase asks of the player to act, in words (the text table's "now:" line).
+    phase_words = MappingProxyType({
+        Phase.TURN: "the start of a turn: draw a card, or call the round's end",
+        Phase.DRAWN: "a drawn card is held: put it into a slot, or discard it",
+        Phase.BLACK_SIX_FIRST: "the black six's power: pick the first of two of your own cards to swap",
+        Phase.BLACK_SIX_SECOND: "the black six's power: pick the second of your own cards; the two swap",
+        Phase.RED_SIX_FIRST: "the red six's power: pick the first of two other players' cards to swap",
+        Phase.RED_SIX_SECOND: "the red six's power: pick the second other player's card; the two swap",
+        Phase.LOOK_OWN: "a card's power: look at one of your own cards (or decline)",
+        Phase.LOOK_OTHER: "a card's power: look at an opponent's card (or decline)",
+        Phase.BLIND_OWN: "a card's power: pick one of your own cards to exchange unseen",
+        Phase.BLIND_TARGET: "a card's power: pick another player's card; the two are exchanged unseen",
+        Phase.KING_LOOK: "the king's power: look at an opponent's card (or decline)",
+        Phase.KING_DECIDE: "the king's power: decide what becomes of the card looked at",
+        Phase.WINDOW: "a snap window is open on the discarded card: snap a card of its rank, or pass",
+        Phase.SLIDE: "your snap left a gap: close it, or leave it",
+        Phase.GAME_OVER: "the game is over",
+    })
 
     points = POINTS
     game_name = "kaboom_v0"

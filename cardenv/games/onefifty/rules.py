@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import ClassVar
 from enum import IntEnum
+from types import MappingProxyType
 
 import numpy as np
 
@@ -98,6 +99,18 @@ def build_action_table(num_players: int, max_slots: int) -> ActionTable:
 
 class OneFiftyState(SlotGameState):
     """A game of 150 in progress."""
+
+    # What each phase asks of the player to act, in words (the text table's "now:" line).
+    phase_words = MappingProxyType({
+        Phase.MAIN: "the start of a turn: choose the turn's main action",
+        Phase.MATCH_SELECT: "a match in progress: select more of your slots, or confirm the match",
+        Phase.DRAWN: "a drawn card is held: put it into a slot, or discard it",
+        Phase.JACK_OWN: "the jack's power: pick one of your own cards to give",
+        Phase.JACK_TARGET: "the jack's power: pick the opponent's card to take",
+        Phase.QUEEN_PEEK: "the queen's power: look at one of your own cards",
+        Phase.AFTER_ACTION: "the turn's action is done: call the round's end, or pass",
+        Phase.GAME_OVER: "the game is over",
+    })
 
     points = POINTS
     event_kinds = SlotGameState.event_kinds + ("take", "match", "failed match", "jack", "queen")
