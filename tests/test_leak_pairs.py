@@ -69,7 +69,7 @@ def rarely_ending(state: CardGameState, rng: np.random.Generator) -> int:
 
 
 def every_kind_alike(seat: int):
-    """The main run's play for ``seat``'s pairs: a legal action *kind* drawn uniformly,
+    """The main run's play (slot rulesets) for ``seat``'s pairs: a legal action *kind* drawn uniformly,
     then one action of it, so that a kind with one action (discard the drawn card, draw,
     pass) is played as often as one with an action per slot (replace, snap, take); half
     the time an action on ``seat``'s cards is taken when the kind has one (another
@@ -144,7 +144,9 @@ def leak_pairs(ruleset: str, num_players: int, memory: str, seat: int, seed: int
         return state_class(config, np.random.default_rng(engine_seed), options)
 
     has_windows = ruleset in WINDOW_RULESETS
-    counting = ComparedKinds(every_kind_alike(seat), observer_class(config), seat)
+    # carte has no powers, and uniform play reaches its every kind (catches too).
+    choose = every_kind_alike(seat) if ruleset in SLOT_RULESETS else rarely_ending
+    counting = ComparedKinds(choose, observer_class(config), seat)
     stats = check_leak_pairs(new_state, counting, oracle_class(), seat, np.random.default_rng(seed),
                              pairs=PAIRS * scale, decision_pairs=DECISION_PAIRS * scale if has_windows else 0,
                              choose=counting.choose_and_note)
