@@ -1,14 +1,13 @@
 """The KABOOM heuristic's decisions on stacked decks: it snaps only what it knows
-qualifies (K-11), uses each power sensibly (K-03 … K-08), calls under K-16, and reads
-nothing hidden."""
+qualifies (K-11), uses each power sensibly (K-03 … K-08) and calls under K-16. That it
+reads no hidden card (the same decisions on resampled worlds) is checked for every
+heuristic in tests/test_heuristics_read_no_hidden_card.py."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
-from cardenv.testing import check_no_leak
 
 
 def _setup(options, seed=0, **env_kwargs):
@@ -104,20 +103,3 @@ def test_calls_kaboom_with_a_low_known_hand_and_not_with_a_high_one():
     assert _names(env, agent, 1) == ["call KABOOM"]
     info, env, agent = _setup({"hands": [["2S", "3S", "QD", "QH"]] + low[1:], "starter": 0})
     assert _names(env, agent, 1) == ["draw"]
-
-
-@pytest.mark.parametrize("memory", ["perfect", "none"])
-def test_the_heuristic_reads_no_hidden_card(memory):
-    """Its decision depends only on the observation: resampled worlds give the same."""
-    info = ruleset_info("kaboom_v0", memory=memory)
-    env = make_raw_env("kaboom_v0", memory=memory)
-    env.reset(seed=3)
-    rng = np.random.default_rng(0)
-    agents = [make_agent("heuristic", info, np.random.default_rng(p)) for p in range(4)]
-    for _ in range(150):
-        state = env.game
-        if state.is_terminal:
-            break
-        seat = state.current_player
-        check_no_leak(state, env.observer.observe, seat, rng, samples=1)
-        env.step(agents[seat].act(env.observe(env.possible_agents[seat]), state, seat))

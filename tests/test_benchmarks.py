@@ -203,8 +203,9 @@ def test_the_search_benchmark_measures_every_row_against_a_baseline(tmp_path):
         assert row["simulations_per_second"] > 0 and row["decisions"] >= 1
         assert 1 <= row["simulations"] <= 3 * row["decisions"]
         assert row["ratio_to_baseline"] > 0
-    # The peer row, unless open_spiel is missing (then it is skipped, with the reason).
-    assert "openspiel ISMCTSBot:3" in rows or any("ISMCTSBot" in line for line in result["skipped"])
+    # The peer row: open_spiel comes with the test extra, so a skipped peer is a failure.
+    assert "openspiel ISMCTSBot:3" in rows, result["skipped"]
+    assert not any("ISMCTSBot" in line for line in result["skipped"]), result["skipped"]
     assert out.read_text().startswith("{")
     with pytest.raises(SystemExit):
         search.main(["--budgets", "0"])

@@ -17,8 +17,21 @@ import pytest
 from cardenv.core.cards import card_name
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, accepts, can_start_meld, classify, completable, startable_types
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState, Phase
-from cardenv.games.carte.rules import _leaves_a_discard, _types_of
 from cardenv.testing import play_random
+
+
+def leaves_a_discard(hand: list[int], pile_type: int, meld: list[int]) -> bool:
+    """R-07 read plainly: a put-down or an add of ``meld`` (counts by type) may not leave
+    the card taken from the pile as the only card in hand. The reference asks this only
+    while the hand holds one card of the pile card's type, so a lone card of that type
+    left is the pile card."""
+    left = [h - m for h, m in zip(hand, meld)]
+    return not (sum(left) == 1 and left[pile_type] == 1)
+
+
+def types_of(counts: list[int]) -> list[int]:
+    """One meld type per card of ``counts`` (per type)."""
+    return [t for t, count in enumerate(counts) for _ in range(count)]
 
 
 def reference_play_actions(state: CarteState) -> list[int]:
@@ -34,7 +47,7 @@ def reference_play_actions(state: CarteState) -> list[int]:
     if pile_type >= 0 and hand[pile_type] == 1 and hand_size <= 14:  # R-07
         rest = [min(int(state.table.card_types[c]), JOKER) for c in state.table.hands[p] if c != pile]
         if classify(rest) is not None:
-            allowed = partial(_leaves_a_discard, hand, hand_size, pile_type)
+            allowed = partial(leaves_a_discard, hand, pile_type)
     melds = [(meld.is_run, meld.key, meld.low, meld.high, len(state.table.melds[m]))
              for m, meld in enumerate(state.melds)]
     selection = [int(c) for c in state.selection]
@@ -67,7 +80,7 @@ def reference_play_actions(state: CarteState) -> list[int]:
                 legal.append(table.id("select", t))
     permitted = allowed(selection) if allowed is not None else not (
         pile_type >= 0 and hand_size == sum(selection) + 1 and not selection[pile_type])
-    if permitted and classify(_types_of(selection)) is not None:
+    if permitted and classify(types_of(selection)) is not None:
         legal.append(table.id("put_down"))
     if sum(selection) == 1 and state.started[p] and permitted:
         legal += [table.id("add_to", m) for m, meld in enumerate(melds) if accepts(*meld, last) is not None]

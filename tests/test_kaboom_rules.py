@@ -432,6 +432,48 @@ def test_k13b_a_multi_card_snap_closes_every_gap_it_made_and_penalties_go_after_
     assert slot_names(state, 0) == ["2S", "4S", "7S", "AC", "AD"]
 
 
+def test_k13b_a_two_card_snap_offers_the_slide_for_an_own_card_between_its_gaps_only():
+    """K-13b: the slide is offered when some own card lies after the *first* emptied
+    slot; here slots 0 and 3 are snapped together, and the only cards left lie between
+    the gaps (none after the last one): they may still slide into slot 0."""
+    hands = [["9H", "3S", "4S", "9D"], ["2H", "3H", "4H", "5H"], ["2D", "3D", "4D", "5D"]]
+    state = new_game(hands, draw=["9C", "AC", "AD"])
+    act(state, "draw", "discard drawn", "decline power", "snap select own slot 0", "snap select own slot 3",
+        "snap confirm", "pass", "pass")
+    assert slot_names(state, 0) == ["--", "3S", "4S", "--"]
+    assert state.phase == Phase.SLIDE and state.current_player == 0
+    assert legal_names(state) == {"close the gap", "leave the gap"}
+    for seat in range(3):  # public: both gaps, in the snapper's row
+        gaps = observe(state, seat)["snap_gaps"]
+        assert gaps.sum() == 2 and gaps[(0 - seat) % 3, 0] == 1 and gaps[(0 - seat) % 3, 3] == 1
+    act(state, "close the gap")
+    assert slot_names(state, 0) == ["3S", "4S", "--", "--"]
+    assert knowers(state, 0, 1) == [0]  # 4S, seen at the deal (K-09), one slot up
+    assert state.phase == Phase.WINDOW and state.card_name(state.window.trigger) == "9D"
+
+
+@pytest.mark.parametrize("choice", ["leave the gap", "close the gap"])
+def test_k13b_once_the_snapper_chose_no_seat_sees_a_gap_any_more(choice):
+    """K-13b: the gap is shown (to everyone) only while the snapper decides; after
+    either choice, every seat's observation shows none, through the next window and
+    the next turn."""
+    state = snapped_slot_0()
+    assert all(observe(state, seat)["snap_gaps"].sum() == 1 for seat in range(3))
+    act(state, choice)
+    assert state.phase == Phase.WINDOW
+    while True:
+        for seat in range(3):
+            assert observe(state, seat)["snap_gaps"].sum() == 0, (choice, seat, state.phase)
+        if state.phase != Phase.WINDOW:
+            break
+        act(state, "pass")
+    assert state.phase == Phase.TURN and state.current_player == 1
+    act(state, "draw")
+    assert all(observe(state, seat)["snap_gaps"].sum() == 0 for seat in range(3))
+    expected = ["--", "3S", "4S", "5S"] if choice == "leave the gap" else ["3S", "4S", "5S", "--"]
+    assert slot_names(state, 0) == expected
+
+
 def test_k13a_a_player_emptied_by_snaps_plays_on_and_scores_zero():
     hands = [["2S", "3S", "4S", "5S"], ["9S"], ["2D", "3D", "4D", "5D"]]
     state = new_game(hands, draw=["9H", "6C", "JC", "AC", "AD"])

@@ -132,6 +132,21 @@ def kaboom_pieces(n: int, slots: int, omniscient: bool) -> list:
             ("power_slots", (n, slots)), ("snap_gaps", (n, slots)), ("frozen", (n,)), ("out", (n,))]
 
 
+def kaboom_gaps(state) -> list[tuple[int, int]]:
+    """K-13b from the public record, not the engine's own ``snap_gaps``: while the player
+    to act decides whether to slide (closing or leaving the gap are its actions), the
+    gaps are the places of the last successful snap (a "snap" event, not a late or wrong
+    one), which was that player's; at any other time there is none."""
+    if state.current_player is None:
+        return []
+    legal = {state.action_table.specs[a].kind for a in state.legal_actions()}
+    if legal != {"close_gap", "leave_gap"}:
+        return []
+    snap = next(event for event in reversed(state.events) if event.kind == "snap")
+    assert all(seat == state.current_player for seat, _ in snap.places), snap
+    return list(snap.places)
+
+
 def fill_kaboom(ref: ReferenceObserver, state, observer: int | None, v: dict) -> None:
     row = ref.row_of(observer)
     if state.current_player is not None:
@@ -148,8 +163,8 @@ def fill_kaboom(ref: ReferenceObserver, state, observer: int | None, v: dict) ->
             v["snap_selected"][slot] = 1
     for seat, slot in state.power_picks:
         v["power_slots"][row(seat), slot] = 1
-    for slot in state.snap_gaps:  # K-13b: the snapper, deciding now, may close them
-        v["snap_gaps"][row(state.current_player), slot] = 1
+    for seat, slot in kaboom_gaps(state):  # K-13b: the snapper, deciding now, may close them
+        v["snap_gaps"][row(seat), slot] = 1
     for caller in state.callers:  # K-14
         v["frozen"][row(caller)] = 1
     for seat in range(ref.n):  # K-19
