@@ -61,6 +61,9 @@ class SlotHeuristic(Agent):
     call_scoring: str
     call_stake = 0.0
     samples = 128
+    # The rulesets with reaction windows: the action kinds to fall back on, in order, when
+    # the decision's choice is not open now (:meth:`_choose_in_turn_or_window`).
+    fallback_kinds: tuple[str, ...] = ()
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
         super().__init__(info, rng)
@@ -152,6 +155,31 @@ class SlotHeuristic(Agent):
                                                       self.mem_points, self.type_rank, self.type_points,
                                                       self._present, self._unseen_points, self._known, self._values)
         return self._unseen_points[:count], expected, self._known, self._values
+
+    def _choose_in_turn_or_window(self, observation, phases, window) -> int:
+        """``choose`` for a ruleset with reaction windows: in the ``window`` phase
+        ``self._window(v, mask, known)``, which needs only the known cards (the estimates
+        of the unknown ones are skipped: pure computations, so no decision changes);
+        otherwise ``self._decide(phase, v, mask, unseen, expected, known, values)``. A
+        choice that is not open now falls back on the first open ``fallback_kinds``, else
+        the first legal action that does not end the round."""
+        mask = observation["action_mask"]
+        v = self._views(observation["observation"])
+        phase = phases(int(v["phase"].argmax()))
+        if phase == window:
+            self._update_memory(v)
+            action = self._window(v, mask, self.mem_rank >= 0)
+        else:
+            unseen, expected, known, values = self._beliefs(v)
+            action = self._decide(phase, v, mask, unseen, expected, known, values)
+        if action is not None and mask[action]:
+            return int(action)
+        at = self.table
+        for kind in self.fallback_kinds:
+            if mask[at.id(kind)]:
+                return at.id(kind)
+        legal = [a for a in np.flatnonzero(mask) if at.specs[a].kind not in self.info.call_kinds]
+        return int(legal[0] if legal else np.flatnonzero(mask)[0])
 
     @staticmethod
     def _worst_slot(own_values: np.ndarray, known: np.ndarray) -> int:

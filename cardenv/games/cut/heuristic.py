@@ -28,28 +28,10 @@ class CutHeuristic(SlotHeuristic):
     final_turn_gain = 1.5
     call_scoring = "C-16"
     call_stake = float(CALLER_PENALTY)
+    fallback_kinds = ("decline", "pass", "draw")
 
     def choose(self, observation, state, seat) -> int:
-        mask = observation["action_mask"]
-        v = self._views(observation["observation"])
-        phase = Phase(int(v["phase"].argmax()))
-        if phase == Phase.WINDOW:
-            # Most decisions are match windows, which need only the known cards: skip the
-            # estimates of the unknown ones (pure computations, so no decision changes).
-            self._update_memory(v)
-            action = self._window(v, mask, self.mem_rank >= 0)
-        else:
-            unseen, expected, known, values = self._beliefs(v)
-            action = self._decide(phase, v, mask, unseen, expected, known, values)
-        if action is not None and mask[action]:
-            return action
-        # A choice that is not open now: decline or pass when possible, else the first legal non-call action.
-        at = self.table
-        for kind in ("decline", "pass", "draw"):
-            if mask[at.id(kind)]:
-                return at.id(kind)
-        legal = [a for a in np.flatnonzero(mask) if at.specs[a].kind not in self.info.call_kinds]
-        return int(legal[0] if legal else np.flatnonzero(mask)[0])
+        return self._choose_in_turn_or_window(observation, Phase, Phase.WINDOW)
 
     def _decide(self, phase, v, mask, unseen, expected, known, values):
         at = self.table

@@ -42,6 +42,7 @@ class KaboomHeuristic(SlotHeuristic):
     final_turn_gain = 1.0
     call_scoring = "K-16"
     call_stake = float(CALL_BONUS)
+    fallback_kinds = ("decline", "pass", "snap_confirm", "draw")
 
     def start_round(self) -> None:
         super().start_round()
@@ -54,26 +55,7 @@ class KaboomHeuristic(SlotHeuristic):
 
     # --- decisions --------------------------------------------------------------------------
     def choose(self, observation, state, seat) -> int:
-        mask = observation["action_mask"]
-        v = self._views(observation["observation"])
-        phase = Phase(int(v["phase"].argmax()))
-        if phase == Phase.WINDOW:
-            # Most decisions are snap windows, which need only the known cards.
-            self._update_memory(v)
-            action = self._window(v, mask, self.mem_rank >= 0)
-        else:
-            unseen, expected, known, values = self._beliefs(v)
-            action = self._decide(phase, v, mask, unseen, expected, known, values)
-        if action is not None and mask[action]:
-            return int(action)
-        # A choice that is not open now: decline or pass when possible, else the first
-        # legal action that does not end the round.
-        at = self.table
-        for kind in ("decline", "pass", "snap_confirm", "draw"):
-            if mask[at.id(kind)]:
-                return at.id(kind)
-        legal = [a for a in np.flatnonzero(mask) if at.specs[a].kind not in self.info.call_kinds]
-        return int(legal[0] if legal else np.flatnonzero(mask)[0])
+        return self._choose_in_turn_or_window(observation, Phase, Phase.WINDOW)
 
     def _decide(self, phase, v, mask, unseen, expected, known, values):
         at = self.table
