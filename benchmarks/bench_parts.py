@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 import cardenv
-from cardenv.games import base as engine_base
-from cardenv.games import observation as table_observation
+from cardenv.engine import observation as table_observation
+from cardenv.engine import rounds as engine_base
 from cardenv.games.carte import observation as carte_observation
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -62,7 +62,7 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         "without the observation": lambda: replaced(cls, "write", lambda self, state, seat, out=None, *a: out),
     }
     if isinstance(observer, table_observation.TableObserver):
-        kernels = table_observation.observation_kernels
+        kernels = table_observation.encoders
         write = cls.write
 
         def write_without_events(self, state, seat, out=None, recent_events=True):
@@ -72,15 +72,15 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
         parts["without the recent events"] = lambda: replaced(cls, "write", write_without_events)
         parts["without the ruleset's pieces"] = lambda: replaced(cls, "_fill_ruleset_pieces", do_nothing)
     else:  # carte: one compiled call, fed the state's facts gathered in Python
-        kernels = table_observation.observation_kernels
+        kernels = carte_observation.encoder
         pack_tables = cls._pack_tables
         fixed_deal = carte_observation.state_facts(observer.state_class(observer.config, np.random.default_rng(0)),
                                                    0, False)
 
         def pack_tables_without_events(self, layout, seat):
             tables = pack_tables(self, layout, seat)
-            settings = tables[tables[kernels.CARTE_SETTINGS]: tables[kernels.CARTE_SETTINGS + 1]]  # a view
-            settings[kernels.EVENT_ROWS] = 0
+            settings = tables[tables[kernels.Table.SETTINGS]: tables[kernels.Table.SETTINGS + 1]]  # a view
+            settings[kernels.Setting.EVENT_ROWS] = 0
             return tables
 
         parts["without the compiled call"] = lambda: replaced(kernels, "write_carte_observation", do_nothing)

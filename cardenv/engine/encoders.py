@@ -1,6 +1,7 @@
 """The card, turn and event pieces of a slot ruleset's observation, compiled with numba
 (the observation encoders), and the numba helpers every compiled part of cardenv uses
-(:func:`compiled`, :func:`fixed_type_entry`, :func:`pack_tables`).
+(:func:`compiled`, :func:`fixed_type_entry`, :func:`pack_tables`, and :func:`packed_fields`, which
+names a packed vector's entries once for both the Python side and the compiled one).
 
 Written with numpy, a :class:`~cardenv.engine.observation.TableObserver` observation's
 card pieces took about fifteen array calls (an identity lookup over the deck, the
@@ -82,7 +83,8 @@ def in_order(fields: type[IntEnum], **values) -> list:
 # (:func:`pack_tables`): numba converts every array argument on every call (about 35 ns
 # each, more than most of the loops' work), one vector once. A slot ruleset's observer
 # packs these, per observer: the settings (below), the tables of the card pieces (see
-# :func:`write_table_pieces`) and those of the event pieces (see :func:`write_recent_events`).
+# :func:`write_slot_pieces`, :func:`write_head_pieces`) and those of the event pieces (see
+# :func:`write_recent_events`).
 Table = packed_fields("Table", "SETTINGS SLOT_DESTINATIONS PIECE_STARTS COPIES TURN_DIVISORS "
                                "KIND_COLUMNS FACE_COLUMNS COLUMN_BASE COLUMN_STEP")
 # ``Table.SETTINGS``: the observer's seat, whether it sees only the events since its

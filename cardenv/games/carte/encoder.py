@@ -1,6 +1,6 @@
 """carte_v0's whole observation (and global state) in one compiled call,
 :func:`write_carte_observation`, fed by four vectors: the observer's fixed tables (packed
-by :func:`cardenv.engine.encoders.pack_tables`, by index as below), the facts of the state
+by :func:`cardenv.engine.encoders.pack_tables`, named as below), the facts of the state
 read per call (bytes, see ``Fact``), the table's rarely changing facts (the seats'
 scores and flags, the melds; int64) and the event records. Imported only when a carte
 observer is built, so ``import cardenv`` does not load numba.
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenv.engine.encoders import (compiled, in_order, pack_tables, packed_fields, previous_shown_record,
-                                     recent_event_rows, table_piece, write_event_marks)
+# in_order and pack_tables: for the observer, which packs its tables through this module
+from cardenv.engine.encoders import (compiled, in_order, pack_tables, packed_fields,  # noqa: F401
+                                     previous_shown_record, recent_event_rows, table_piece, write_event_marks)
 
 # An observer's tables, packed (:func:`pack_tables`) in this order: the settings (below),
 # where each piece starts (below), per card type its copies in the deck, and per event
