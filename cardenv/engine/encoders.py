@@ -97,6 +97,8 @@ Setting = packed_fields("Setting", "OBSERVER ONLY_NEW IDENTITY_WIDTH FACE_SUMS_A
 # names, upper-case): the top discard's and drawn card's identity rows, phase,
 # current_player, accounted and the turn pieces (from ``caller``).
 Piece = packed_fields("Piece", "TOP_DISCARD_PRESENT DRAWN_CARD_PRESENT PHASE CURRENT_PLAYER ACCOUNTED CALLER")
+# ``Table.TURN_DIVISORS``: what the turn pieces are divided by (see :func:`write_turn_pieces`).
+Divisor = packed_fields("Divisor", "OTHER_PLAYERS MAX_TURNS DECK_CARDS TARGET_SCORE")
 HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
 
 
@@ -237,16 +239,16 @@ def write_turn_pieces(buffer: np.ndarray, start: int, first_seat: int, n: int, c
     """Write the turn pieces (``caller`` … ``scores``, one run from ``start``) into
     ``buffer`` (zero there), row r of the seat axes for seat ``(first_seat + r) % n``:
     ``caller`` one-hot (-1 for no call) and the final turns left; the turns completed;
-    the draw and discard pile sizes; each seat's score. ``turn_divisors``: players − 1,
-    max_turns_per_round, cards in the deck, target_score."""
+    the draw and discard pile sizes; each seat's score. ``turn_divisors``: see
+    :class:`Divisor` (players − 1, max_turns_per_round, cards in the deck, target_score)."""
     if caller >= 0:
         buffer[start + (caller - first_seat) % n] = 1.0
-        buffer[start + n] = final_turns_left / turn_divisors[0]
-    buffer[start + n + 1] = turns_completed / turn_divisors[1]
-    buffer[start + n + 2] = draw_pile_size / turn_divisors[2]
-    buffer[start + n + 3] = discard_pile_size / turn_divisors[2]
+        buffer[start + n] = final_turns_left / turn_divisors[Divisor.OTHER_PLAYERS]
+    buffer[start + n + 1] = turns_completed / turn_divisors[Divisor.MAX_TURNS]
+    buffer[start + n + 2] = draw_pile_size / turn_divisors[Divisor.DECK_CARDS]
+    buffer[start + n + 3] = discard_pile_size / turn_divisors[Divisor.DECK_CARDS]
     for row in range(n):
-        buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[3]
+        buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[Divisor.TARGET_SCORE]
 
 
 @compiled(inline=True)

@@ -320,8 +320,9 @@ class TableObserver(Observer):
         self._starts, self._state_starts = ({name: piece.start for name, piece in layout.pieces.items()}
                                             for layout in (self.layout, self.state_layout))
         # What the turn pieces are divided by (write_turn_pieces).
-        self._turn_divisors = np.array([config.num_players - 1, config.max_turns_per_round, len(self.deck),
-                                        config.target_score])
+        self._turn_divisors = np.array(encoders.in_order(
+            encoders.Divisor, other_players=config.num_players - 1, max_turns=config.max_turns_per_round,
+            deck_cards=len(self.deck), target_score=config.target_score))
         self._pack_compiled_tables()
         self._make_buffers()
 
