@@ -80,8 +80,8 @@ def parts_of(ruleset: str, observer) -> dict[str, Callable[[], contextlib.Abstra
 
         def pack_tables_without_events(self, layout, seat):
             tables = pack_tables(self, layout, seat)
-            settings = tables[tables[kernels.CARTE_SETTINGS]: tables[kernels.CARTE_SETTINGS + 1]]  # a view
-            settings[kernels.EVENT_ROWS] = 0
+            settings = tables[tables[kernels.Table.SETTINGS]: tables[kernels.Table.SETTINGS + 1]]  # a view
+            settings[kernels.Setting.EVENT_ROWS] = 0
             return tables
 
         parts["without the compiled call"] = lambda: replaced(kernels, "write_carte_observation", do_nothing)

@@ -259,9 +259,9 @@ def test_the_reference_catches_a_wrong_fast_path(monkeypatch):
     def without_actor(self, layout, observer):
         tables = original(self, layout, observer)
         kernels = observation.encoder
-        starts = tables[tables[kernels.CARTE_STARTS]: tables[kernels.CARTE_STARTS + 1]]  # a view
+        starts = tables[tables[kernels.Table.STARTS]: tables[kernels.Table.STARTS + 1]]  # a view
         if observer >= 0:
-            starts[kernels.EVENT_ACTOR_AT] = starts[kernels.EVENT_CARDS_AT]
+            starts[kernels.Piece.EVENT_ACTOR] = starts[kernels.Piece.EVENT_CARDS]
         return tables
 
     monkeypatch.setattr(CarteObserver, "_pack_tables", without_actor)

@@ -227,6 +227,19 @@ def test_numba_is_loaded_by_the_first_observer_not_by_import():
     assert result.stdout.split() == ["False", "True"]
 
 
+def event_tables(k) -> tuple[np.ndarray, np.ndarray]:
+    """``write_recent_events``'s tables and weights for a toy layout: kinds 0-1, actors
+    2-3, places 4-7 (2 seats × 2 slots), face columns 8-9; row i, column c lands at
+    2c + i; event_new at 20, two rows; face sums [0, 0.5, 1] and [0, 1, 0]."""
+    settings = k.in_order(k.Setting, observer=0, only_new=False, identity_width=0, face_sums_at=0, face_sums_width=3,
+                          actor_column=2, places_column=4, slots_per_seat=2, face_low=8, faces_per_type=1,
+                          new_start=20, capacity=2)
+    tables = k.pack_tables(k.in_order(k.Table, settings=settings, slot_destinations=[], piece_starts=[], copies=[],
+                                      turn_divisors=[], kind_columns=[0, 1], face_columns=[[8], [8], [9]],
+                                      column_base=2 * np.arange(10), column_step=np.ones(10)))
+    return tables, np.array([0, 0.5, 1, 0, 1, 0], dtype=np.float32)
+
+
 def test_kernels_compile_where_numba_cannot_cache():
     """Without a writable cache location (here: source with no file, which numba cannot
     locate) the kernels still compile, uncached, and write the same rows."""
@@ -244,17 +257,7 @@ def test_kernels_compile_where_numba_cannot_cache():
     records = new_event_records()
     append_event_record(records, 1, 0, 1, ((0, 1),), (2,))  # clock 1: kind 0 by seat 1 at (0, 1), type 2 face up
     append_event_record(records, 2, 1, -1, (), ())  # clock 2: kind 1, nobody, nothing shown
-    # Columns: kinds 0-1, actors 2-3, places 4-7 (2 seats × 2 slots), face columns 8-9;
-    # row i, column c lands at 2c + i; event_new at 20, two rows.
-    k = observation_kernels
-    tables = [None] * 5
-    tables[k.KIND_COLUMNS], tables[k.FACE_COLUMNS] = [0, 1], [[8], [8], [9]]
-    tables[k.COLUMN_BASE], tables[k.COLUMN_STEP] = 2 * np.arange(10), np.ones(10)
-    settings = [0] * 7
-    settings[k.ACTOR_COLUMN], settings[k.PLACES_COLUMN], settings[k.SLOTS_PER_SEAT] = 2, 4, 2
-    settings[k.FACE_LOW], settings[k.FACES_PER_TYPE], settings[k.NEW_START], settings[k.CAPACITY] = 8, 1, 20, 2
-    tables[k.EVENT_SETTINGS] = settings
-    arguments = (k.pack_tables(tables), np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 2, False)
+    arguments = (*event_tables(observation_kernels), 2)  # since clock 2
     expected = np.zeros(23, dtype=np.float32)
     observation_kernels.write_recent_events(expected, records, *arguments)
     target = np.zeros(23, dtype=np.float32)
@@ -302,9 +305,7 @@ def test_fixed_type_entry_writes_what_the_dispatcher_writes():
     assert k.fixed_type_entry(lambda *args: calls.append(args), (1, 2)) is not None and calls == [(1, 2)]
     records = new_event_records()
     append_event_record(records, 1, 0, 1, ((0, 1),), (2,))
-    arguments = (np.zeros(23, dtype=np.float32), records, k.pack_tables([[0, 1], [[8], [8], [9]],
-                 2 * np.arange(10), np.ones(10), [2, 4, 2, 8, 1, 20, 2]]),
-                 np.array([[0, 0.5, 1], [0, 1, 0]], dtype=np.float32), 0, False)
+    arguments = (np.zeros(23, dtype=np.float32), records, *event_tables(k), 0)
     entry = k.fixed_type_entry(k.write_recent_events, arguments)
     assert entry is not k.write_recent_events
     expected = arguments[0].copy()

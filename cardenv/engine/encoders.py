@@ -1,6 +1,7 @@
 """The card, turn and event pieces of a slot ruleset's observation, compiled with numba
 (the observation encoders), and the numba helpers every compiled part of cardenv uses
-(:func:`compiled`, :func:`fixed_type_entry`, :func:`pack_tables`).
+(:func:`compiled`, :func:`fixed_type_entry`, :func:`pack_tables`, and :func:`packed_fields`, which
+names a packed vector's entries once for both the Python side and the compiled one).
 
 Written with numpy, a :class:`~cardenv.engine.observation.TableObserver` observation's
 card pieces took about fifteen array calls (an identity lookup over the deck, the
@@ -23,6 +24,8 @@ observer is built, so ``import cardenv`` does not load numba.
 """
 
 from __future__ import annotations
+
+from enum import IntEnum
 
 import numba
 import numpy as np
@@ -57,18 +60,46 @@ def fixed_type_entry(dispatcher, args: tuple):
         return dispatcher
 
 
-TOP_DISCARD, DRAWN_CARD, PHASE, CURRENT_PLAYER, ACCOUNTED, TURNS = range(6)  # entries of ``starts``
-HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
+def packed_fields(name: str, names: str) -> type[IntEnum]:
+    """The entries of one packed vector (or the tables of one :func:`pack_tables`
+    vector), named once, in order: an IntEnum numbering the space-separated ``names``
+    from 0. Compiled code indexes the vector with its members (numba reads them as
+    integer constants); the Python side packs the vector with :func:`in_order`, by name.
+    Adding or reordering an entry is one edit, in the declaration."""
+    return IntEnum(name, names, start=0, module=__name__)
+
+
+def in_order(fields: type[IntEnum], **values) -> list:
+    """``values``, one per member of ``fields`` given by its lower-case name, as a list
+    in the members' order (what :func:`pack_tables`, or a settings table, takes)."""
+    names = [field.name.lower() for field in fields]
+    if sorted(values) != sorted(names):
+        missing, extra = sorted(set(names) - set(values)), sorted(set(values) - set(names))
+        raise ValueError(f"{fields.__name__} takes exactly its fields: missing {missing}, unknown {extra}")
+    return [values[name] for name in names]
+
 
 # An observer's fixed integer tables go to a compiled call packed into one vector
 # (:func:`pack_tables`): numba converts every array argument on every call (about 35 ns
-# each, more than most of the loops' work), one vector once. The tables of the card
-# pieces (see :func:`write_table_pieces`), by index:
-SLOT_DESTINATIONS, PIECE_STARTS, COPIES, TURN_DIVISORS = range(4)
-# … and those of the event pieces (see :func:`write_recent_events`):
-KIND_COLUMNS, FACE_COLUMNS, COLUMN_BASE, COLUMN_STEP, EVENT_SETTINGS = range(5)
-# ``EVENT_SETTINGS`` holds these, in order:
-ACTOR_COLUMN, PLACES_COLUMN, SLOTS_PER_SEAT, FACE_LOW, FACES_PER_TYPE, NEW_START, CAPACITY = range(7)
+# each, more than most of the loops' work), one vector once. A slot ruleset's observer
+# packs these, per observer: the settings (below), the tables of the card pieces (see
+# :func:`write_slot_pieces`, :func:`write_head_pieces`) and those of the event pieces (see
+# :func:`write_recent_events`).
+Table = packed_fields("Table", "SETTINGS SLOT_DESTINATIONS PIECE_STARTS COPIES TURN_DIVISORS "
+                               "KIND_COLUMNS FACE_COLUMNS COLUMN_BASE COLUMN_STEP")
+# ``Table.SETTINGS``: the observer's seat, whether it sees only the events since its
+# previous decision (memory="none"), the identity rows' width and where the face sums
+# start in the float tables (see :func:`write_table_observation`), then the event rows'
+# settings (see :func:`write_recent_events`).
+Setting = packed_fields("Setting", "OBSERVER ONLY_NEW IDENTITY_WIDTH FACE_SUMS_AT FACE_SUMS_WIDTH ACTOR_COLUMN "
+                                   "PLACES_COLUMN SLOTS_PER_SEAT FACE_LOW FACES_PER_TYPE NEW_START CAPACITY")
+# ``Table.PIECE_STARTS``: where these pieces start in the observation (their layout
+# names, upper-case): the top discard's and drawn card's identity rows, phase,
+# current_player, accounted and the turn pieces (from ``caller``).
+Piece = packed_fields("Piece", "TOP_DISCARD_PRESENT DRAWN_CARD_PRESENT PHASE CURRENT_PLAYER ACCOUNTED CALLER")
+# ``Table.TURN_DIVISORS``: what the turn pieces are divided by (see :func:`write_turn_pieces`).
+Divisor = packed_fields("Divisor", "OTHER_PLAYERS MAX_TURNS DECK_CARDS TARGET_SCORE")
+HELD_BY_ANOTHER = -2  # ``drawn_card`` when the player to act holds a card the observer may not see
 
 
 def pack_tables(tables: list) -> np.ndarray:
@@ -86,17 +117,52 @@ def table_piece(tables: np.ndarray, k: int) -> np.ndarray:
     return tables[tables[k]: tables[k + 1]]
 
 
+@compiled(inline=True)
+def weights_piece(weights: np.ndarray, start: int, end: int, width: int) -> np.ndarray:
+    """``weights[start:end]`` as rows of ``width`` entries (a view)."""
+    return weights[start:end].reshape((-1, width))
+
+
 @compiled
-def write_table_pieces(buffer: np.ndarray, observer: int, hands, shown: np.ndarray, card_types: np.ndarray,
-                       known: np.ndarray, tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int,
-                       drawn_card: int, phase: int, current_row: int, caller: int, final_turns_left: int,
-                       turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray) -> None:
-    """Write ``observer``'s slot pieces, the top discard, the drawn card, ``phase``,
-    ``current_player``, ``accounted`` and the turn pieces (see
-    :func:`write_turn_pieces`, at ``starts[TURNS]``, row k for the seat k seats on from
-    the observer) into ``buffer``, zeroing the rest. ``tables`` (:func:`pack_tables`)
-    holds ``destinations``, ``starts``, ``copies`` and ``turn_divisors``, in the order of
-    ``SLOT_DESTINATIONS`` … ``TURN_DIVISORS``.
+def write_table_observation(buffer: np.ndarray, tables: np.ndarray, weights: np.ndarray, hands, shown: np.ndarray,
+                            card_types: np.ndarray, known: np.ndarray, scores: np.ndarray, records, top_discard: int,
+                            drawn_card: int, phase: int, current_row: int, caller: int, final_turns_left: int,
+                            turns_completed: int, draw_pile_size: int, discard_pile_size: int, since_clock: int,
+                            with_events: bool) -> None:
+    """Write one observation of a slot ruleset into ``buffer``, zeroing the rest: the
+    slot pieces (:func:`write_slot_pieces`), the pile, phase and player pieces
+    (:func:`write_head_pieces`), the turn pieces (:func:`write_turn_pieces`, row k for
+    the seat k seats on from the observer) and, ``with_events``, the recent events
+    (:func:`write_recent_events`): one compiled call per observation.
+
+    ``tables``: the observer's :func:`pack_tables` vector, tables in the order of
+    :class:`Table`, its settings in that of :class:`Setting`. ``weights`` (float32): the
+    identity row of each card type (``Setting.IDENTITY_WIDTH`` entries: 1, rank one-hot,
+    red where colour shows, points), then from ``Setting.FACE_SUMS_AT`` the face sums of
+    :func:`write_recent_events`. ``hands``, ``shown``, ``card_types``, ``known``,
+    ``top_discard`` (-1 for none) and ``drawn_card``: see :func:`write_slot_pieces` and
+    :func:`write_head_pieces`; ``current_row`` is -1 when nobody is to act, ``caller``
+    -1 for no call."""
+    settings = table_piece(tables, Table.SETTINGS)
+    observer = settings[Setting.OBSERVER]
+    identity_of_type = weights_piece(weights, 0, settings[Setting.FACE_SUMS_AT], settings[Setting.IDENTITY_WIDTH])
+    n = known.shape[0]
+    buffer[:] = 0.0
+    write_slot_pieces(buffer, table_piece(tables, Table.SLOT_DESTINATIONS), observer, hands, shown, card_types,
+                      known, identity_of_type)
+    starts = table_piece(tables, Table.PIECE_STARTS)
+    write_head_pieces(buffer, starts, table_piece(tables, Table.COPIES), shown, card_types, identity_of_type,
+                      top_discard, drawn_card, phase, current_row)
+    write_turn_pieces(buffer, starts[Piece.CALLER], observer, n, caller, final_turns_left, turns_completed,
+                      draw_pile_size, discard_pile_size, scores, table_piece(tables, Table.TURN_DIVISORS))
+    if with_events:
+        write_recent_events(buffer, records, tables, weights, since_clock)
+
+
+@compiled(inline=True)
+def write_slot_pieces(buffer: np.ndarray, destinations: np.ndarray, observer: int, hands, shown: np.ndarray,
+                      card_types: np.ndarray, known: np.ndarray, identity_of_type: np.ndarray) -> None:
+    """Write ``observer``'s slot pieces into ``buffer`` (zero there).
 
     ``hands``: every seat's hand, seats absolute, each as its length then its slots'
     cards (-1 for an empty slot). A slot's row is ``slot_present``, then its card's
@@ -104,16 +170,7 @@ def write_table_pieces(buffer: np.ndarray, observer: int, hands, shown: np.ndarr
     points; only if ``shown``), then whether each knower knows it (``known[seat,
     card]``, knower k the seat k seats on from the observer); entry j of the row of slot
     s of the seat k seats on (slot i = k × slots per seat + s) lands at
-    ``destinations[i * width + j]``. The top discard's
-    and the drawn card's pieces (present, rank, red, points) are an identity row at
-    ``starts[TOP_DISCARD]`` / ``starts[DRAWN_CARD]``; ``drawn_card`` is the observer's
-    own drawn card, -1 for none or ``HELD_BY_ANOTHER`` (present only). ``current_row``
-    is -1 when nobody is to act. ``accounted``: per card type, the cards shown or on top
-    of the discard pile (``top_discard``, -1 for none), divided by the type's copies."""
-    destinations = table_piece(tables, SLOT_DESTINATIONS)
-    starts = table_piece(tables, PIECE_STARTS)
-    copies = table_piece(tables, COPIES)
-    buffer[:] = 0.0
+    ``destinations[i * width + j]``."""
     n = known.shape[0]
     identity_width = identity_of_type.shape[1]
     knowers_column = 1 + identity_width
@@ -140,41 +197,39 @@ def write_table_pieces(buffer: np.ndarray, observer: int, hands, shown: np.ndarr
                 if known[(observer + k) % n, card]:
                     buffer[destinations[row + knowers_column + k]] = 1.0
         at += 1 + hands[at]
+
+
+@compiled(inline=True)
+def write_head_pieces(buffer: np.ndarray, starts: np.ndarray, copies: np.ndarray, shown: np.ndarray,
+                      card_types: np.ndarray, identity_of_type: np.ndarray, top_discard: int, drawn_card: int,
+                      phase: int, current_row: int) -> None:
+    """Write the top discard, the drawn card, ``phase``, ``current_player`` and
+    ``accounted`` into ``buffer`` (zero there), each from its start in ``starts`` (see
+    :class:`Piece`). The top discard's and the drawn card's pieces (present, rank, red,
+    points) are an identity row; ``drawn_card`` is the observer's own drawn card, -1 for
+    none or ``HELD_BY_ANOTHER`` (present only). ``accounted``: per card type, the cards
+    shown or on top of the discard pile (``top_discard``, -1 for none), divided by the
+    type's ``copies``."""
+    identity_width = identity_of_type.shape[1]
     if top_discard >= 0:
-        buffer[starts[TOP_DISCARD]: starts[TOP_DISCARD] + identity_width] = identity_of_type[card_types[top_discard]]
+        start = starts[Piece.TOP_DISCARD_PRESENT]
+        buffer[start: start + identity_width] = identity_of_type[card_types[top_discard]]
     if drawn_card >= 0:
-        buffer[starts[DRAWN_CARD]: starts[DRAWN_CARD] + identity_width] = identity_of_type[card_types[drawn_card]]
+        start = starts[Piece.DRAWN_CARD_PRESENT]
+        buffer[start: start + identity_width] = identity_of_type[card_types[drawn_card]]
     elif drawn_card == HELD_BY_ANOTHER:
-        buffer[starts[DRAWN_CARD]] = 1.0
-    buffer[starts[PHASE] + phase] = 1.0
+        buffer[starts[Piece.DRAWN_CARD_PRESENT]] = 1.0
+    buffer[starts[Piece.PHASE] + phase] = 1.0
     if current_row >= 0:
-        buffer[starts[CURRENT_PLAYER] + current_row] = 1.0
+        buffer[starts[Piece.CURRENT_PLAYER] + current_row] = 1.0
     # Counted in the buffer itself (whole numbers, exact in float32), then divided.
-    start = starts[ACCOUNTED]
+    start = starts[Piece.ACCOUNTED]
     for card in range(shown.shape[0]):
         if shown[card] or card == top_discard:
             buffer[start + card_types[card]] += 1.0
     for card_type in range(copies.shape[0]):
         if buffer[start + card_type] != 0.0:
             buffer[start + card_type] = int(buffer[start + card_type]) / copies[card_type]
-    write_turn_pieces(buffer, starts[TURNS], observer, n, caller, final_turns_left, turns_completed, draw_pile_size,
-                      discard_pile_size, scores, table_piece(tables, TURN_DIVISORS))
-
-
-@compiled
-def write_table_observation(buffer: np.ndarray, observer: int, hands, shown: np.ndarray, card_types: np.ndarray,
-                            known: np.ndarray, tables: np.ndarray, identity_of_type: np.ndarray, top_discard: int,
-                            drawn_card: int, phase: int, current_row: int, caller: int, final_turns_left: int,
-                            turns_completed: int, draw_pile_size: int, discard_pile_size: int, scores: np.ndarray,
-                            records, event_tables: np.ndarray, face_sums: np.ndarray, since_clock: int,
-                            only_new: bool, with_events: bool) -> None:
-    """:func:`write_table_pieces`, then (``with_events``) :func:`write_recent_events`
-    into the same buffer: one compiled call per observation."""
-    write_table_pieces(buffer, observer, hands, shown, card_types, known, tables, identity_of_type, top_discard,
-                       drawn_card, phase, current_row, caller, final_turns_left, turns_completed, draw_pile_size,
-                       discard_pile_size, scores)
-    if with_events:
-        write_recent_events(buffer, records, event_tables, face_sums, since_clock, only_new)
 
 
 @compiled
@@ -184,16 +239,16 @@ def write_turn_pieces(buffer: np.ndarray, start: int, first_seat: int, n: int, c
     """Write the turn pieces (``caller`` … ``scores``, one run from ``start``) into
     ``buffer`` (zero there), row r of the seat axes for seat ``(first_seat + r) % n``:
     ``caller`` one-hot (-1 for no call) and the final turns left; the turns completed;
-    the draw and discard pile sizes; each seat's score. ``turn_divisors``: players − 1,
-    max_turns_per_round, cards in the deck, target_score."""
+    the draw and discard pile sizes; each seat's score. ``turn_divisors``: see
+    :class:`Divisor` (players − 1, max_turns_per_round, cards in the deck, target_score)."""
     if caller >= 0:
         buffer[start + (caller - first_seat) % n] = 1.0
-        buffer[start + n] = final_turns_left / turn_divisors[0]
-    buffer[start + n + 1] = turns_completed / turn_divisors[1]
-    buffer[start + n + 2] = draw_pile_size / turn_divisors[2]
-    buffer[start + n + 3] = discard_pile_size / turn_divisors[2]
+        buffer[start + n] = final_turns_left / turn_divisors[Divisor.OTHER_PLAYERS]
+    buffer[start + n + 1] = turns_completed / turn_divisors[Divisor.MAX_TURNS]
+    buffer[start + n + 2] = draw_pile_size / turn_divisors[Divisor.DECK_CARDS]
+    buffer[start + n + 3] = discard_pile_size / turn_divisors[Divisor.DECK_CARDS]
     for row in range(n):
-        buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[3]
+        buffer[start + n + 4 + row] = scores[(first_seat + row) % n] / turn_divisors[Divisor.TARGET_SCORE]
 
 
 @compiled(inline=True)
@@ -243,13 +298,15 @@ def write_event_marks(target: np.ndarray, new_start: int, capacity: int, new: in
 
 
 @compiled
-def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_sums: np.ndarray,
-                        since_clock: int, only_new: bool) -> None:
+def write_recent_events(target: np.ndarray, records, tables: np.ndarray, weights: np.ndarray,
+                        since_clock: int) -> None:
     """Write the event pieces of one observation of a slot ruleset into ``target`` (zero
-    there), rows as :func:`recent_event_rows` picks them. ``tables``
-    (:func:`pack_tables`) holds ``kind_columns``, ``face_columns``, ``column_base``,
-    ``column_step`` and the settings ``actor_column`` … ``capacity`` (see
-    ``EVENT_SETTINGS``).
+    there), rows as :func:`recent_event_rows` picks them (``Setting.ONLY_NEW``: only
+    those at ``since_clock`` or later). ``tables`` (:func:`pack_tables`, in the order of
+    :class:`Table`) holds ``kind_columns``, ``face_columns``, ``column_base``,
+    ``column_step`` and the settings ``Setting.ACTOR_COLUMN`` … ``CAPACITY``;
+    ``weights`` holds ``face_sums`` from ``Setting.FACE_SUMS_AT``, rows of
+    ``Setting.FACE_SUMS_WIDTH``.
 
     Row i, one entry per column of an event row (seats absolute), entry ``c`` landing at
     ``column_base[c] + i * column_step[c]`` (the observer's seat-relative columns, see
@@ -259,14 +316,17 @@ def write_recent_events(target: np.ndarray, records, tables: np.ndarray, face_su
     type t, its ``face_columns[t]``
     (``faces_per_type`` entries, -1: unused), each column holding ``face_sums[column -
     face_low, cards counted there]``."""
-    kind_columns = table_piece(tables, KIND_COLUMNS)
-    column_base = table_piece(tables, COLUMN_BASE)
-    column_step = table_piece(tables, COLUMN_STEP)
-    settings = table_piece(tables, EVENT_SETTINGS)
-    actor_column, places_column = settings[ACTOR_COLUMN], settings[PLACES_COLUMN]
-    slots_per_seat, face_low = settings[SLOTS_PER_SEAT], settings[FACE_LOW]
-    new_start, capacity = settings[NEW_START], settings[CAPACITY]
-    face_columns = table_piece(tables, FACE_COLUMNS).reshape((-1, settings[FACES_PER_TYPE]))
+    kind_columns = table_piece(tables, Table.KIND_COLUMNS)
+    column_base = table_piece(tables, Table.COLUMN_BASE)
+    column_step = table_piece(tables, Table.COLUMN_STEP)
+    settings = table_piece(tables, Table.SETTINGS)
+    actor_column, places_column = settings[Setting.ACTOR_COLUMN], settings[Setting.PLACES_COLUMN]
+    slots_per_seat, face_low = settings[Setting.SLOTS_PER_SEAT], settings[Setting.FACE_LOW]
+    new_start, capacity = settings[Setting.NEW_START], settings[Setting.CAPACITY]
+    only_new = settings[Setting.ONLY_NEW] != 0
+    face_columns = table_piece(tables, Table.FACE_COLUMNS).reshape((-1, settings[Setting.FACES_PER_TYPE]))
+    face_sums = weights_piece(weights, settings[Setting.FACE_SUMS_AT], weights.shape[0],
+                              settings[Setting.FACE_SUMS_WIDTH])
     rows, new = recent_event_rows(records, kind_columns, since_clock, only_new, capacity)
     end = len(records)
     for row in range(rows):

@@ -224,21 +224,19 @@ class EventEncoding:
         for column, sums in face_sums.items():
             self.face_sums[column - self.face_low, : len(sums)] = sums
 
-    def tables_for(self, scatter: tuple[np.ndarray, np.ndarray], new_start: int, capacity: int) -> np.ndarray:
-        """The packed tables (``pack_tables``) of one observer's event pieces: its
-        ``scatter`` (:func:`row_scatter`), ``event_new`` at ``new_start``, ``capacity``
-        rows; see ``write_recent_events``."""
-        kernels = encoders
-        settings = [0] * 7
-        settings[kernels.ACTOR_COLUMN], settings[kernels.PLACES_COLUMN] = self.actor_column, self.places_column
-        settings[kernels.SLOTS_PER_SEAT], settings[kernels.FACE_LOW] = self.slots_per_seat, self.face_low
-        settings[kernels.FACES_PER_TYPE] = self.face_columns.shape[1]
-        settings[kernels.NEW_START], settings[kernels.CAPACITY] = new_start, capacity
-        tables = [None] * 5
-        tables[kernels.KIND_COLUMNS], tables[kernels.FACE_COLUMNS] = self.kind_columns, self.face_columns
-        tables[kernels.EVENT_SETTINGS] = settings
-        tables[kernels.COLUMN_BASE], tables[kernels.COLUMN_STEP] = scatter
-        return kernels.pack_tables(tables)
+    def tables_for(self, scatter: tuple[np.ndarray, np.ndarray], new_start: int,
+                   capacity: int) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+        """One observer's tables of its event pieces and their settings, each by its
+        name in ``encoders.Table`` / ``encoders.Setting`` (lower-case): its ``scatter``
+        (:func:`row_scatter`), ``event_new`` at ``new_start``, ``capacity`` rows; see
+        ``write_recent_events``."""
+        column_base, column_step = scatter
+        tables = {"kind_columns": self.kind_columns, "face_columns": self.face_columns, "column_base": column_base,
+                  "column_step": column_step}
+        settings = {"actor_column": self.actor_column, "places_column": self.places_column,
+                    "slots_per_seat": self.slots_per_seat, "face_low": self.face_low,
+                    "faces_per_type": self.face_columns.shape[1], "new_start": new_start, "capacity": capacity}
+        return tables, settings
 
 
 def face_up_sums(face_columns: np.ndarray, weights: np.ndarray, copies: np.ndarray) -> dict[int, list[float]]:
@@ -318,27 +316,64 @@ class TableObserver(Observer):
                             if getattr(config, option)]
         self.state_layout = self._build_state_layout()
         self.size = self.layout.size
-        pieces = self.layout.pieces
-        # An event row holds the event pieces side by side (layout order), seats absolute.
-        event_pieces = [name for name in pieces if name.startswith("event_") and name not in ("event_new",)]
-        widths = [int(np.prod(pieces[name].shape[1:])) for name in event_pieces]
-        starts = np.cumsum([0, *widths]).tolist()
-        column = dict(zip(event_pieces, starts))
-        event_columns = [(name, low, low + width) for name, low, width in zip(event_pieces, starts, widths)]
-        kind_column, actor_column, places_column = (column[name] for name in ("event_kind", "event_actor",
-                                                                              "event_places"))
-        # Per observer, where each entry of the event rows (seats absolute) lands in the
-        # observation, whose seat columns are relative to the observer.
-        n, num_slots = config.num_players, config.max_hand_slots
-        event_scatter = [row_scatter(destinations) for destinations in seat_relative_destinations(
-            piece_destinations(self.layout, event_columns, config.recent_events),
-            [(actor_column, 1), (places_column, num_slots)], n)]
         # Where each piece starts, in the observation and in the global state.
         self._starts, self._state_starts = ({name: piece.start for name, piece in layout.pieces.items()}
                                             for layout in (self.layout, self.state_layout))
-        # Per card type, the columns one face-up card counts in: its rank, suit (a joker
-        # has none) and colour, each card weighing 1 / the copies of that rank (suit,
-        # colour) in the deck.
+        # What the turn pieces are divided by (write_turn_pieces).
+        self._turn_divisors = np.array(encoders.in_order(
+            encoders.Divisor, other_players=config.num_players - 1, max_turns=config.max_turns_per_round,
+            deck_cards=len(self.deck), target_score=config.target_score))
+        self._pack_compiled_tables()
+        self._make_buffers()
+
+    def _pack_compiled_tables(self) -> None:
+        """The tables of ``write_table_observation``: per observer, its integer tables
+        packed into one vector (``_tables``), and the float tables every observer
+        shares (``_weights``): each card type's identity row, then the face sums."""
+        kernels = encoders
+        config = self.config
+        identity = self._identity_of_type()
+        event_encoding, event_columns = self._event_encoding()
+        face_sums = event_encoding.face_sums
+        self._weights = np.concatenate([identity.ravel(), face_sums.ravel()]).astype(np.float32)
+        slot_destinations = self._slot_destinations()
+        piece_starts = [self._starts[piece.name.lower()] for piece in kernels.Piece]
+        self._tables = []
+        for observer, scatter in enumerate(self._event_scatter(event_columns)):
+            event_tables, event_settings = event_encoding.tables_for(scatter, self._starts["event_new"],
+                                                                     config.recent_events)
+            settings = kernels.in_order(
+                kernels.Setting, observer=observer, only_new=config.memory == "none", identity_width=identity.shape[1],
+                face_sums_at=identity.size, face_sums_width=face_sums.shape[1], **event_settings)
+            self._tables.append(kernels.pack_tables(kernels.in_order(
+                kernels.Table, settings=settings, slot_destinations=slot_destinations, piece_starts=piece_starts,
+                copies=self.copies, turn_divisors=self._turn_divisors, **event_tables)))
+
+    def _event_columns(self) -> list[tuple[str, int, int]]:
+        """The columns of one event row: the event pieces side by side (layout order),
+        seats absolute, as (name, first column, end column)."""
+        pieces = self.layout.pieces
+        names = [name for name in pieces if name.startswith("event_") and name != "event_new"]
+        widths = [int(np.prod(pieces[name].shape[1:])) for name in names]
+        starts = np.cumsum([0, *widths]).tolist()
+        return [(name, low, low + width) for name, low, width in zip(names, starts, widths)]
+
+    def _event_scatter(self, event_columns: list[tuple[str, int, int]]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per observer, where each entry of the event rows (seats absolute) lands in the
+        observation, whose seat columns are relative to the observer (:func:`row_scatter`)."""
+        config = self.config
+        column = {name: low for name, low, _ in event_columns}
+        return [row_scatter(destinations) for destinations in seat_relative_destinations(
+            piece_destinations(self.layout, event_columns, config.recent_events),
+            [(column["event_actor"], 1), (column["event_places"], config.max_hand_slots)], config.num_players)]
+
+    def _event_encoding(self) -> tuple[EventEncoding, list[tuple[str, int, int]]]:
+        """How the event rows are read from the records, and their columns. Per card
+        type, the columns one face-up card counts in: its rank, suit (a joker has none)
+        and colour, each card weighing 1 / the copies of that rank (suit, colour) in
+        the deck."""
+        event_columns = self._event_columns()
+        column = {name: low for name, low, _ in event_columns}
         types = np.arange(self.num_types)
         is_standard = types < NUM_STANDARD_TYPES
         red = IS_RED[types].astype(np.int64)
@@ -352,40 +387,39 @@ class TableObserver(Observer):
             face_columns[:, 2] = column["event_face_up_colour"] + red
         weights = np.stack([1.0 / rank_copies[RANK_OF[types]], 1.0 / suit_copies[types & 3],
                             1.0 / colour_copies[red]], axis=1).astype(np.float32)
-        self._event_encoding = EventEncoding(
-            self.state_class, self.shown_event_kinds, kind_column, actor_column, places_column, num_slots,
-            face_columns, face_up_sums(face_columns, weights, self.copies))
-        self._event_tables = [self._event_encoding.tables_for(scatter, pieces["event_new"].start, config.recent_events)
-                              for scatter in event_scatter]
-        self._face_sums = self._event_encoding.face_sums
-        self._memory_none = config.memory == "none"  # the events since the observer's previous decision only
-        # A slot's row holds the slot pieces side by side: slot_present, the identity
-        # columns (slot_known … slot_points), the knowers (slot_known_by).
-        slot_pieces = ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
-                       "slot_points", "slot_known_by"]
-        widths = [int(np.prod(pieces[name].shape[2:])) for name in slot_pieces]
+        encoding = EventEncoding(
+            self.state_class, self.shown_event_kinds, column["event_kind"], column["event_actor"],
+            column["event_places"], self.config.max_hand_slots, face_columns,
+            face_up_sums(face_columns, weights, self.copies))
+        return encoding, event_columns
+
+    def _slot_pieces(self) -> list[str]:
+        """The pieces a slot's row holds side by side: slot_present, the identity
+        columns (slot_known … slot_points), the knowers (slot_known_by)."""
+        return ["slot_present", "slot_known", "slot_rank", *(["slot_red"] if self.shows_colour else []),
+                "slot_points", "slot_known_by"]
+
+    def _slot_destinations(self) -> np.ndarray:
+        """Where each entry of every slot's row lands in the observation."""
+        pieces = self.layout.pieces
+        names = self._slot_pieces()
+        widths = [int(np.prod(pieces[name].shape[2:])) for name in names]
         starts = np.cumsum([0, *widths]).tolist()
-        slot_columns = [(name, low, low + width) for name, low, width in zip(slot_pieces, starts, widths)]
-        slot_destinations = piece_destinations(self.layout, slot_columns, n * num_slots)
-        # Per card type, the identity columns of a slot's row when the card is shown.
-        identity = np.zeros((self.num_types, starts[-2] - 1), dtype=np.float32)
+        slot_columns = [(name, low, low + width) for name, low, width in zip(names, starts, widths)]
+        return piece_destinations(self.layout, slot_columns, self.config.num_players * self.config.max_hand_slots)
+
+    def _identity_of_type(self) -> np.ndarray:
+        """Per card type, the identity columns of a slot's row when the card is shown
+        (slot_known, rank one-hot, red where colour shows, points)."""
+        types = np.arange(self.num_types)
+        width = 1 + self.num_ranks + (1 if self.shows_colour else 0) + 1
+        identity = np.zeros((self.num_types, width), dtype=np.float32)
         identity[types, 0] = 1
         identity[types, 1 + RANK_OF[types]] = 1
         if self.shows_colour:
             identity[types, 1 + self.num_ranks] = IS_RED[types]
         identity[types, -1] = self._scaled_points[: self.num_types]
-        self._identity_of_type = identity
-        head_starts = [pieces[name].start for name in (
-            "top_discard_present", "drawn_card_present", "phase", "current_player", "accounted", "caller")]
-        # What the turn pieces are divided by (write_turn_pieces).
-        self._turn_divisors = np.array([n - 1, config.max_turns_per_round, len(self.deck), config.target_score])
-        # The tables of write_table_pieces, packed.
-        kernels = encoders
-        tables = [None] * 4
-        tables[kernels.SLOT_DESTINATIONS], tables[kernels.PIECE_STARTS] = slot_destinations, head_starts
-        tables[kernels.COPIES], tables[kernels.TURN_DIVISORS] = self.copies, self._turn_divisors
-        self._card_tables = kernels.pack_tables(tables)
-        self._make_buffers()
+        return identity
 
     def _make_buffers(self) -> None:
         n = self.config.num_players
@@ -561,12 +595,12 @@ class TableObserver(Observer):
         # imply; under memory="none" only those since the observer's previous decision
         # (older ones are the agent's to remember).
         self._write_observation(
-            buffer, observer, hands_array(table.hands), knowledge.shown_to(observer, config.memory), table.card_types,
-            knowledge.known, self._card_tables, self._identity_of_type, discards[-1] if discards else EMPTY,
-            drawn_card, int(state.phase), EMPTY if me is None else (me - observer) % config.num_players,
-            EMPTY if caller is None else caller, state.final_turns_left, state.turns_completed, len(table.draw_pile),
-            len(discards), scores, state.event_records, self._event_tables[observer], self._face_sums,
-            knowledge.decided_at.item(observer), self._memory_none, recent_events)
+            buffer, self._tables[observer], self._weights, hands_array(table.hands),
+            knowledge.shown_to(observer, config.memory), table.card_types, knowledge.known, scores,
+            state.event_records, discards[-1] if discards else EMPTY, drawn_card, int(state.phase),
+            EMPTY if me is None else (me - observer) % config.num_players, EMPTY if caller is None else caller,
+            state.final_turns_left, state.turns_completed, len(table.draw_pile), len(discards),
+            knowledge.decided_at.item(observer), recent_events)
         self._fill_ruleset_pieces(state, observer, flat, self._starts)
         if self._derived_on:
             self._fill_derived_pieces(buffer)

@@ -42,6 +42,9 @@ NUM_RANKS = 13
 NUM_SUITS = 4
 TYPE_LIST = "per card type (AS, AH, AD, AC, 2S, … KC, JK)"
 NOBODY = 255  # a fact's seat or card when there is none: encoder.NOBODY (loaded with numba, later)
+GLOBAL_STATE_NAMES = {"hand": "hands", "known_cards": "known_to_all", "window_decided": None}
+"""The global state's names of the observation's pieces it shows otherwise (None: the
+compiled call writes no such piece; the observer writes the deciders itself)."""
 
 encoder = None  # cardenv.games.carte.encoder (and numba), once a carte observer is built
 
@@ -127,47 +130,40 @@ class CarteObserver(Observer):
         self._make_buffers()
 
     def _pack_tables(self, layout: ObservationLayout, observer: int) -> np.ndarray:
-        """``write_carte_observation``'s tables for ``observer`` (-1: the global state)."""
+        """``write_carte_observation``'s tables for ``observer`` (-1: the global state),
+        each by its name in ``encoder.Table``."""
         kernels = encoder
         config = self.config
-        at = {name: piece.start for name, piece in layout.pieces.items()}
         omniscient = observer < 0
-        settings = [0] * 12
-        settings[kernels.OBSERVER_SEAT], settings[kernels.NUM_SEATS] = observer, config.num_players
-        settings[kernels.DECK_CARDS], settings[kernels.MAX_TURNS] = DECK_SIZE, config.max_turns_per_round
-        settings[kernels.STARTING_SCORE], settings[kernels.ONLY_NEW] = config.starting_score, config.memory == "none"
-        settings[kernels.RANKS], settings[kernels.SUITS], settings[kernels.POSITIONS] = NUM_RANKS, NUM_SUITS, \
-            NUM_POSITIONS
-        settings[kernels.EVENT_ROWS] = 0 if omniscient else config.recent_events
-        settings[kernels.SHOWN_KINDS], settings[kernels.MELDS] = len(self.shown_event_kinds), MAX_MELDS
-        piece_at = {
-            kernels.PHASE_AT: "phase", kernels.CURRENT_AT: "current_player", kernels.TURN_AT: "turn_player",
-            kernels.HAND_AT: "hands" if omniscient else "hand", kernels.SELECTION_AT: "selection",
-            kernels.PILE_CARD_AT: "pile_card", kernels.IN_GAME_AT: "in_game", kernels.SCORES_AT: "scores",
-            kernels.SIZES_AT: "hand_size", kernels.STARTED_AT: "started", kernels.SAID_AT: "said_carte",
-            kernels.KNOWN_AT: "known_to_all" if omniscient else "known_cards", kernels.TURNS_AT: "turns_in_round",
-            kernels.WINDOW_AT: "catch_window", kernels.OFFENDER_AT: "offender",
-            kernels.MELD_PRESENT_AT: "meld_present", kernels.MELD_IS_RUN_AT: "meld_is_run",
-            kernels.MELD_OWNER_AT: "meld_owner", kernels.SET_RANK_AT: "meld_set_rank",
-            kernels.SET_SUITS_AT: "meld_set_suits", kernels.SET_JOKERS_AT: "meld_set_jokers",
-            kernels.RUN_SUIT_AT: "meld_run_suit", kernels.RUN_REAL_AT: "meld_run_real",
-            kernels.RUN_JOKER_AT: "meld_run_joker", kernels.ACCEPTS_AT: "meld_accepts", kernels.PILES_AT: "top_of_pile"}
-        if not omniscient:
-            piece_at.update({kernels.DECIDED_AT: "window_decided", kernels.EVENT_KIND_AT: "event_kind",
-                             kernels.EVENT_ACTOR_AT: "event_actor", kernels.EVENT_CARDS_AT: "event_cards",
-                             kernels.EVENT_MELD_AT: "event_meld", kernels.EVENT_NEW_AT: "event_new"})
-        starts = [-1] * (kernels.EVENT_NEW_AT + 1)  # -1: a piece the global state has not
-        for index, name in piece_at.items():
-            starts[index] = at[name]
+        settings = kernels.in_order(
+            kernels.Setting, observer_seat=observer, num_seats=config.num_players, deck_cards=DECK_SIZE,
+            max_turns=config.max_turns_per_round, starting_score=config.starting_score,
+            only_new=config.memory == "none", ranks=NUM_RANKS, suits=NUM_SUITS, positions=NUM_POSITIONS,
+            event_rows=0 if omniscient else config.recent_events, shown_kinds=len(self.shown_event_kinds),
+            melds=MAX_MELDS)
         # Per event kind of the engine: its column of event_kind (-1: implied, not shown),
         # and whether it marks a meld (its first place's slot).
         event_columns = [self.kind_index.get(kind, -1) for kind in CarteState.event_kinds]
         marks_meld = [kind in ("put down", "add") for kind in CarteState.event_kinds]
-        tables = [None] * 5
-        tables[kernels.CARTE_SETTINGS], tables[kernels.CARTE_STARTS] = settings, starts
-        tables[kernels.CARTE_COPIES] = self.copies.astype(np.int64)
-        tables[kernels.EVENT_COLUMNS], tables[kernels.MARKS_MELD] = event_columns, marks_meld
-        return kernels.pack_tables(tables)
+        return kernels.pack_tables(kernels.in_order(
+            kernels.Table, settings=settings, starts=self._piece_starts(layout, omniscient),
+            copies=self.copies.astype(np.int64), event_columns=event_columns, marks_meld=marks_meld))
+
+    @staticmethod
+    def _piece_starts(layout: ObservationLayout, omniscient: bool) -> list[int]:
+        """Where each piece of ``encoder.Piece`` starts in ``layout``, by its name there
+        (the global state's names for the observation's few it calls otherwise; -1 for
+        a piece the global state has not, or whose entries the observer writes itself)."""
+        pieces = layout.pieces
+        starts = []
+        for piece in encoder.Piece:
+            name = piece.name.lower()
+            if omniscient:
+                name = GLOBAL_STATE_NAMES.get(name, name)
+            elif name not in pieces:
+                raise AssertionError(f"the observation has no piece {name!r}, which write_carte_observation writes")
+            starts.append(pieces[name].start if name in pieces else -1)
+        return starts
 
     def _make_buffers(self) -> None:
         self._buffer = self.new_buffer()
@@ -366,7 +362,7 @@ class CarteObserver(Observer):
 
 def state_facts(state: CarteState, decided: int, shows_stock: bool) -> bytearray:
     """The facts of ``state`` that ``write_carte_observation`` reads per call, in the
-    order of its ``FACT_*`` entries: phase, the player to act, whose go it is, the card
+    order of ``encoder.Fact``: phase, the player to act, whose go it is, the card
     taken from the pile this go, the catch window's offender (``NOBODY`` for none),
     whether (1) or not (0) the observer ``decided`` in the window, whether the pile was
     turned over, the stock's size; the pile; every hand; the stock's cards where it
