@@ -23,9 +23,9 @@ from pathlib import Path
 
 import numpy as np
 import pyspiel
+from open_spiel.integration_tests import api_test
 from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import exploitability, get_all_states
-from open_spiel.integration_tests import api_test
 
 import cardenv.adapters.openspiel as cardenv_openspiel
 from cardenv import MINI_VARIANTS

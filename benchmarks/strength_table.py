@@ -31,8 +31,8 @@ from pathlib import Path
 
 from cardenv.agents.pretrained import SHIPPED_VARIANTS, shipped_rulesets
 from cardenv.envs.info import ruleset_info
-from cardenv.rulesets import ruleset_names
 from cardenv.eval.tournament import run_tournament
+from cardenv.rulesets import ruleset_names
 from cardenv.train.config import parse_env_args
 
 CHEAP_AGENTS = ("random", "random_no_call", "heuristic")

@@ -17,7 +17,6 @@ from cardenv.adapters.registration import ENV_IDS, register_envs
 from cardenv.core.version import __version__
 from cardenv.rulesets import RULESETS, mini_variants, ruleset_names
 
-
 for _name in ruleset_names():
     globals()[_name] = importlib.import_module(f"{__name__}.{_name}")
 

@@ -67,8 +67,8 @@ def _version() -> str:
 def check_env(ruleset: str, env_args: list[str], base: dict | None = None) -> dict:
     """The env options: ``base`` updated by the ``--env-arg`` pairs, checked by building
     the env once."""
-    from cardenv.rulesets import check_ruleset
     from cardenv.envs.info import make_raw_env
+    from cardenv.rulesets import check_ruleset
     from cardenv.train.config import parse_env_args
 
     try:
@@ -242,8 +242,8 @@ def _add_eval(sub) -> None:
 
 
 def _run_eval(args) -> int:
-    from cardenv.envs.info import ruleset_info
     from cardenv.agents.specs import split_seat_specs
+    from cardenv.envs.info import ruleset_info
     from cardenv.eval import format_table, run_tournament
     from cardenv.eval.tournament import whole_rotations
 

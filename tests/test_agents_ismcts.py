@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from cardenv.agents import ismcts, make_agent, make_raw_env, ruleset_info
-from cardenv.rulesets import ruleset_names
 from cardenv.agents.ismcts import ISMCTSAgent
 from cardenv.eval.tournament import play_game
+from cardenv.rulesets import ruleset_names
 
 
 def _play(ruleset: str, specs: list[str], seed: int, factory=make_agent, **env_kwargs):

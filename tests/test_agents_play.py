@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
-from cardenv.rulesets import ruleset_names
 from cardenv.eval.tournament import play_game
+from cardenv.rulesets import ruleset_names
 
 FAST_AGENTS = ["random", "random_no_call", "heuristic", "heuristic_no_call", "heuristic_cautious"]
 

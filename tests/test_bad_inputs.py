@@ -22,14 +22,14 @@ import pytest
 from cardenv import carte_v0, cut_v0, kaboom_v0, onefifty_v0
 from cardenv.core import validation
 from cardenv.core.cards import parse_card, parse_cards
-from tests.conftest import DOUBLE_DECK
-from cardenv.envs.base import UnknownAgentError
-from cardenv.engine.rounds import IllegalActionError
 from cardenv.engine.options import SlotGameConfig
+from cardenv.engine.rounds import IllegalActionError
+from cardenv.envs.base import UnknownAgentError
 from cardenv.games.carte import CarteConfig
 from cardenv.games.cut import CutConfig
 from cardenv.games.kaboom import KaboomConfig
 from cardenv.games.onefifty import OneFiftyConfig
+from tests.conftest import DOUBLE_DECK
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo's illegal-move and dead-step warnings
 

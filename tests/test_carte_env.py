@@ -14,8 +14,8 @@ from cardenv import carte_v0
 from cardenv.core.melds import JOKER, MELD_TYPE_NAMES
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState, Phase
 from cardenv.testing import LeakPairStats, check_leak_pairs, check_no_leak
-from tests.oracles import CarteOracle
 from tests.conftest import play as act
+from tests.oracles import CarteOracle
 
 COPIES = np.array([2.0] * JOKER + [4.0])
 

@@ -17,8 +17,7 @@ import numpy as np
 import pytest
 
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, position_of_rank
-from cardenv.games.carte import observation
-from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
+from cardenv.games.carte import CarteConfig, CarteObserver, CarteState, observation
 
 COPIES = [2] * JOKER + [4]  # two packs, four jokers
 DECK = 108

@@ -17,8 +17,8 @@ from cardenv.agents.pretrained import pretrained_model_path
 from cardenv.agents.specs import AGENT_EXTRAS
 from cardenv.cli import main
 from cardenv.core.cards import CARD_NAMES
-from cardenv.eval import run_tournament
 from cardenv.core.extras import EXTRA_MODULES
+from cardenv.eval import run_tournament
 from cardenv.human.records import GameRecord, RecordError
 
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]

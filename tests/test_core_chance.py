@@ -11,12 +11,12 @@ import pytest
 from gymnasium.utils import seeding
 
 import cardenv
-from cardenv.envs.info import ruleset_info
-from cardenv.rulesets import ruleset_names
+from cardenv.core.cards import standard_deck
 from cardenv.core.chance import CARD, NEXT, SEAT, ChanceNeeded, ExternalChance, SeededChance
 from cardenv.core.reaction import ReactionWindow
 from cardenv.core.table import CardTable
-from cardenv.core.cards import standard_deck
+from cardenv.envs.info import ruleset_info
+from cardenv.rulesets import ruleset_names
 
 # Digests of seeded env trajectories (random legal actions), taken before the engines
 # drew through cardenv.core.chance: any change in what a seed plays changes them.

@@ -16,9 +16,9 @@ from pettingzoo.test.state_test import test_state as pettingzoo_state_test
 import cardenv
 from cardenv.envs.base import wrap
 from cardenv.eval.tournament import run_tournament
-from cardenv.onefifty_v0 import raw_env as OneFiftyRawEnv
 from cardenv.games.onefifty import OneFiftyConfig
 from cardenv.games.onefifty.rules import OneFiftyState, Phase
+from cardenv.onefifty_v0 import raw_env as OneFiftyRawEnv
 from cardenv.testing.aec import play_aec_game
 from cardenv.train.single_seat import SingleSeatEnv
 

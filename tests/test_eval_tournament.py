@@ -107,8 +107,8 @@ def test_a_game_does_not_depend_on_the_games_before_it():
 def test_capped_rounds_are_the_rounds_that_ended_at_the_turn_cap():
     """Nobody calls in a table of random_no_call (O-18): with a short cap most rounds end
     there; the rate is the engine's round reasons counted again, game by game."""
-    from cardenv.envs.info import make_raw_env
     from cardenv.engine.rounds import RoundResult
+    from cardenv.envs.info import make_raw_env
     from cardenv.human.records import GameRecord
 
     options = {"max_turns_per_round": 12, "single_round": True}

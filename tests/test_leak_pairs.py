@@ -20,14 +20,14 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from cardenv import MINI_VARIANTS
 from cardenv.core.cards import RANK_OF
 from cardenv.core.reaction import PASS
+from cardenv.engine.observation import TableObserver
 from cardenv.engine.slots import SlotGameState
-from cardenv import MINI_VARIANTS
 from cardenv.games.carte import CarteConfig, CarteObserver, CarteState
 from cardenv.games.cut import CutConfig, CutObserver, CutState
 from cardenv.games.cut import Phase as CutPhase
-from cardenv.engine.observation import TableObserver
 from cardenv.games.kaboom import KaboomConfig, KaboomObserver, KaboomState
 from cardenv.games.kaboom import Phase as KaboomPhase
 from cardenv.games.onefifty import OneFiftyConfig, OneFiftyObserver, OneFiftyState

@@ -8,19 +8,18 @@ import pickle
 from pathlib import Path
 
 import numpy as np
+import pyspiel
 import pytest
 from gymnasium.utils import seeding
-
-import pyspiel
 from open_spiel.python.algorithms import generate_playthrough
 from open_spiel.python.tests import games_sim_test
 
 import cardenv
 import cardenv.adapters.openspiel as cardenv_openspiel
+from cardenv import MINI_VARIANTS
+from cardenv.core.chance import SeededChance
 from cardenv.envs.info import ruleset_info
 from cardenv.rulesets import ruleset_names
-from cardenv.core.chance import SeededChance
-from cardenv import MINI_VARIANTS
 
 PLAYTHROUGHS = Path(__file__).parent / "openspiel"
 

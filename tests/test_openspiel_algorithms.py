@@ -6,9 +6,8 @@ the mini variants as envs."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
-
 import pyspiel
+import pytest
 from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr, tabular_qlearner
 

@@ -13,8 +13,8 @@ import pexpect
 import pytest
 
 import cardenv
-from cardenv.envs.info import ruleset_info
 from cardenv.core.cards import CARD_NAMES
+from cardenv.envs.info import ruleset_info
 from cardenv.human.play import ask, choose_action, play
 from cardenv.human.records import GameRecord
 

@@ -9,8 +9,8 @@ import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
 from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path, shipped_rulesets
-from cardenv.rulesets import ruleset_names
 from cardenv.eval.tournament import play_game
+from cardenv.rulesets import ruleset_names
 from cardenv.train.config import TrainConfig
 from cardenv.train.trainer import train
 

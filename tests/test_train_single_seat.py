@@ -10,7 +10,6 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import cardenv
-
 from cardenv.agents import ruleset_info
 from cardenv.train import SingleSeatEnv
 

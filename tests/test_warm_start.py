@@ -11,8 +11,13 @@ import pytest
 from cardenv.agents import make_agent, ruleset_info
 from cardenv.train.config import TrainConfig
 from cardenv.train.single_seat import SingleSeatEnv
-from cardenv.train.warm_start import (actor_parameters, clone_into, collect_demonstrations, kl_to_teacher,
-                                      warm_started_ppo_class)
+from cardenv.train.warm_start import (
+    actor_parameters,
+    clone_into,
+    collect_demonstrations,
+    kl_to_teacher,
+    warm_started_ppo_class,
+)
 
 SHORT = {"single_round": True, "max_turns_per_round": 40}
 
@@ -172,8 +177,8 @@ def test_stacked_demonstrations_equal_each_seats_frame_history_replayed():
     """Each decision's stack, put together from the frames stored once, equals what a
     FrameHistory per seat holds when the recorded games are replayed (the straightforward
     reference: one stacked copy per decision)."""
-    from cardenv.envs.frame_stack import FrameHistory
     from cardenv.agents.guide import policy_observation_space
+    from cardenv.envs.frame_stack import FrameHistory
     from cardenv.envs.info import make_raw_env
 
     kwargs = {**SHORT, "memory": "none"}

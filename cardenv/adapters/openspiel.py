@@ -46,8 +46,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from cardenv.core.chance import CARD, NEXT, SEAT, ChanceNeeded, ExternalChance
 from cardenv.core.cards import card_name
+from cardenv.core.chance import CARD, NEXT, SEAT, ChanceNeeded, ExternalChance
 from cardenv.core.scoring import points_relative_to_table
 from cardenv.envs.info import ruleset_info
 from cardenv.rulesets import mini_variants, ruleset_names

@@ -64,11 +64,11 @@ import math
 
 import numpy as np
 
-from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.agents.base import AgentFactory
-from cardenv.rulesets import get_ruleset
+from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.core.scoring import points_relative_to_table
 from cardenv.engine.rounds import GameState
+from cardenv.rulesets import get_ruleset
 
 # The prior agent's share of the PUCT prior. A policy prior gets more: in one ruleset at 10
 # simulations against 3 × heuristic (400 games), 0.9 won 0.339 and 0.5 won 0.273 (the

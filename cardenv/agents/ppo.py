@@ -16,12 +16,12 @@ from collections import OrderedDict
 import numpy as np
 from gymnasium import spaces
 
-from cardenv.envs.frame_stack import FrameHistory
-from cardenv.core.agent import Agent, RulesetInfo, uniform_choice
 from cardenv.agents.base import AgentFactory
 from cardenv.agents.guide import Guide, guided_size, policy_observation_space
 from cardenv.core import validation
+from cardenv.core.agent import Agent, RulesetInfo, uniform_choice
 from cardenv.envs.base import DEFAULT_REWARD_MODE, DEFAULT_REWARD_SCALE
+from cardenv.envs.frame_stack import FrameHistory
 
 METADATA_NAME = "cardenv.json"
 """A file inside a saved model's zip: the ruleset and env options it was trained on."""

@@ -18,7 +18,6 @@ from cardenv.engine.options import MAX_HAND_SLOTS_LIMIT
 from cardenv.engine.rounds import GameState, RoundResult
 from cardenv.engine.scenarios import layout_from_options
 
-
 _ONES = memoryview(b"\x01" * MAX_HAND_SLOTS_LIMIT).cast("b")  # a run of legal ids, for mark_occupied_slots
 _ONE_RUN = array("b", _ONES)  # the same, for occupied_slot_run
 

@@ -21,13 +21,13 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.agents.base import observation_for
 from cardenv.agents.specs import make_agent, seat_specs
-from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.core import validation
-from cardenv.eval.intervals import wilson_interval
+from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.engine.rounds import RoundResult
+from cardenv.envs.info import make_raw_env, ruleset_info
+from cardenv.eval.intervals import wilson_interval
 from cardenv.human.records import GameRecord
 
 

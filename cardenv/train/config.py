@@ -189,9 +189,9 @@ class TrainConfig:
         for an agent whose extra is missing). Nothing is written or trained."""
         import numpy as np
 
-        from cardenv.rulesets import check_ruleset
         from cardenv.agents.specs import make_agent, seat_specs
         from cardenv.envs.info import make_raw_env, ruleset_info
+        from cardenv.rulesets import check_ruleset
 
         check_ruleset(self.ruleset)
         make_raw_env(self.ruleset, **self.env_kwargs)  # checks the env options

@@ -45,12 +45,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.agents.base import observation_for
 from cardenv.agents.guide import Guide, policy_observation_space
 from cardenv.agents.specs import make_agent
-from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.core import validation
+from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.rulesets import ruleset_names
 
 

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from cardenv.envs.frame_stack import SingleSeatFrameStack
 from cardenv.agents.ppo import METADATA_NAME, PPOAgent, model_metadata
 from cardenv.agents.pretrained import PRETRAINED, pretrained_model_path, shipped_rulesets
 from cardenv.agents.specs import MIXTURE_SEPARATOR, make_agent, make_mixture
+from cardenv.envs.frame_stack import SingleSeatFrameStack
 from cardenv.envs.info import ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament, table_legend, usable_cores
 from cardenv.train.config import SELFPLAY, TrainConfig

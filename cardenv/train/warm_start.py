@@ -23,11 +23,12 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-from cardenv.envs.frame_stack import FrameHistory
+
 from cardenv.agents.guide import policy_observation_space
 from cardenv.agents.specs import make_agent
-from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.core import validation
+from cardenv.envs.frame_stack import FrameHistory
+from cardenv.envs.info import make_raw_env, ruleset_info
 
 
 @dataclass

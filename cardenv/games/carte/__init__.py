@@ -9,7 +9,7 @@ policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` r
 from cardenv.games.carte.heuristic import CarteHeuristic
 from cardenv.games.carte.mini import MINI_VARIANT
 from cardenv.games.carte.observation import CarteObserver, build_layout
-from cardenv.games.carte.rules import CarteConfig, CarteState, MAX_MELDS, MELD_POINTS, POINTS, Phase, build_action_table
+from cardenv.games.carte.rules import MAX_MELDS, MELD_POINTS, POINTS, CarteConfig, CarteState, Phase, build_action_table
 from cardenv.rulesets import Ruleset
 
 RULESET = Ruleset(

@@ -13,8 +13,16 @@ from __future__ import annotations
 import numpy as np
 
 # in_order and pack_tables: for the observer, which packs its tables through this module
-from cardenv.engine.encoders import (compiled, in_order, pack_tables, packed_fields,  # noqa: F401
-                                     previous_shown_record, recent_event_rows, table_piece, write_event_marks)
+from cardenv.engine.encoders import (  # noqa: F401
+    compiled,
+    in_order,
+    pack_tables,
+    packed_fields,
+    previous_shown_record,
+    recent_event_rows,
+    table_piece,
+    write_event_marks,
+)
 
 # An observer's tables, packed (:func:`pack_tables`) in this order: the settings (below),
 # where each piece starts (below), per card type its copies in the deck, and per event

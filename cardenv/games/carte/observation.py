@@ -34,9 +34,8 @@ import numpy as np
 from cardenv.core.cards import double_deck_with_jokers
 from cardenv.core.melds import JOKER, NUM_MELD_TYPES, NUM_POSITIONS, candidate_melds, near_meld
 from cardenv.core.observation import ObservationLayout
-from cardenv.engine.observation import load_encoders
+from cardenv.engine.observation import Observer, load_encoders
 from cardenv.games.carte.rules import DECK_SIZE, MAX_MELDS, CarteConfig, CarteState, Phase
-from cardenv.engine.observation import Observer
 
 NUM_RANKS = 13
 NUM_SUITS = 4

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from types import MappingProxyType
 from functools import lru_cache, partial
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np

@@ -9,7 +9,7 @@ policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` r
 from cardenv.games.cut.heuristic import CutHeuristic
 from cardenv.games.cut.mini import MINI_VARIANT
 from cardenv.games.cut.observation import CutObserver, build_layout
-from cardenv.games.cut.rules import CutConfig, CutState, POINTS, Phase, build_action_table
+from cardenv.games.cut.rules import POINTS, CutConfig, CutState, Phase, build_action_table
 from cardenv.rulesets import Ruleset
 
 RULESET = Ruleset(

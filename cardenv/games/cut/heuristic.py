@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenv.engine.slot_heuristic import SlotHeuristic
 from cardenv.core.cards import NUM_STANDARD_TYPES
+from cardenv.engine.slot_heuristic import SlotHeuristic
 from cardenv.games.cut.rules import POINTS, Phase
 
 CALLER_PENALTY = 10  # C-16

@@ -16,8 +16,8 @@ import numpy as np
 
 from cardenv.core.cards import NUM_STANDARD_RANKS, standard_deck
 from cardenv.core.observation import ObservationLayout
-from cardenv.games.cut.rules import CALLER_PENALTY, POINTS, CutConfig, CutState, Phase
 from cardenv.engine.observation import TableObserver, shown_slots_matching_the_top_discard
+from cardenv.games.cut.rules import CALLER_PENALTY, POINTS, CutConfig, CutState, Phase
 
 
 def match_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:

@@ -33,8 +33,8 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from enum import IntEnum
-from types import MappingProxyType
 from functools import lru_cache
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
@@ -44,9 +44,9 @@ from cardenv.core.cards import JACK, KING, QUEEN, RANK_NAMES, points_table, stan
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.engine.slots import SlotGameState, mark_occupied_slots, occupied_slot_run
 from cardenv.engine.options import SlotGameConfig
 from cardenv.engine.rounds import RoundResult
+from cardenv.engine.slots import SlotGameState, mark_occupied_slots, occupied_slot_run
 
 CALLER_PENALTY = 10  # C-16
 FIVE = RANK_NAMES.index("5")

@@ -9,7 +9,15 @@ policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` r
 from cardenv.games.kaboom.heuristic import KaboomHeuristic
 from cardenv.games.kaboom.mini import MINI_VARIANT
 from cardenv.games.kaboom.observation import KaboomObserver, build_layout
-from cardenv.games.kaboom.rules import KaboomConfig, KaboomRoundResult, KaboomState, POINTS, Phase, build_action_table, snaps_onto
+from cardenv.games.kaboom.rules import (
+    POINTS,
+    KaboomConfig,
+    KaboomRoundResult,
+    KaboomState,
+    Phase,
+    build_action_table,
+    snaps_onto,
+)
 from cardenv.rulesets import Ruleset
 
 RULESET = Ruleset(

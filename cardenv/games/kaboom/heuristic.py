@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardenv.engine.slot_heuristic import SlotHeuristic
 from cardenv.core.cards import RANK_OF
+from cardenv.engine.slot_heuristic import SlotHeuristic
 from cardenv.games.kaboom.rules import CALL_BONUS, POINTS, Phase
 
 

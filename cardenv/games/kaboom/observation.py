@@ -19,8 +19,8 @@ import numpy as np
 
 from cardenv.core.cards import deck_with_jokers
 from cardenv.core.observation import ObservationLayout
-from cardenv.games.kaboom.rules import CALL_BONUS, POINTS, KaboomConfig, KaboomState, Phase
 from cardenv.engine.observation import TableObserver, shown_slots_matching_the_top_discard
+from cardenv.games.kaboom.rules import CALL_BONUS, POINTS, KaboomConfig, KaboomState, Phase
 
 
 def snap_hints_of(layout: ObservationLayout, vector: np.ndarray) -> np.ndarray:

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from types import MappingProxyType
 from functools import lru_cache
+from types import MappingProxyType
 from typing import ClassVar
 
 import numpy as np
@@ -45,9 +45,9 @@ from cardenv.core.cards import IS_RED, JACK, JOKER_RANK, KING, QUEEN, RANK_NAMES
 from cardenv.core.events import PUBLIC
 from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.core.table import EMPTY
-from cardenv.engine.slots import SlotGameState
 from cardenv.engine.options import SlotGameConfig
 from cardenv.engine.rounds import RoundResult
+from cardenv.engine.slots import SlotGameState
 
 SIX, SEVEN, EIGHT, NINE = (RANK_NAMES.index(r) for r in ("6", "7", "8", "9"))
 CALL_BONUS = 10  # K-16: per player the caller lost to, or the reward for winning alone

@@ -9,7 +9,7 @@ policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` r
 from cardenv.games.onefifty.heuristic import OneFiftyHeuristic
 from cardenv.games.onefifty.mini import MINI_VARIANT
 from cardenv.games.onefifty.observation import OneFiftyObserver, build_layout
-from cardenv.games.onefifty.rules import OneFiftyConfig, OneFiftyState, POINTS, Phase, build_action_table
+from cardenv.games.onefifty.rules import POINTS, OneFiftyConfig, OneFiftyState, Phase, build_action_table
 from cardenv.rulesets import Ruleset
 
 RULESET = Ruleset(

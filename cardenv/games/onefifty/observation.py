@@ -17,7 +17,6 @@ from cardenv.core.observation import ObservationLayout
 from cardenv.engine.observation import TableObserver, shown_slots_matching_the_top_discard
 from cardenv.games.onefifty.rules import POINTS, OneFiftyConfig, OneFiftyState, Phase
 
-
 MAX_CARD_POINTS = int(POINTS.max())
 """The scale of the ``*_points`` pieces: a piece's value × MAX_CARD_POINTS is the points."""
 

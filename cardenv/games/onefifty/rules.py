@@ -9,22 +9,23 @@ slot, then an opponent's slot), so one flat action table covers the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from typing import ClassVar
 from enum import IntEnum
+from functools import lru_cache, partial
 from types import MappingProxyType
+from typing import ClassVar
 
 import numpy as np
 
 from cardenv.core import validation
 from cardenv.core.actions import ActionTable
+from cardenv.core.cards import IS_RED, JACK, KING, QUEEN, TEN, points_table, standard_deck
 from cardenv.core.events import PUBLIC
-from cardenv.core.cards import JACK, KING, QUEEN, TEN, IS_RED, points_table, standard_deck
 from cardenv.core.scoring import first_clockwise_after, lowest
 from cardenv.core.table import EMPTY
 from cardenv.engine.options import INITIAL_SLOTS, SlotGameConfig
-from cardenv.engine.slots import SlotGameState, mark_occupied_slots
 from cardenv.engine.rounds import RoundResult
+from cardenv.engine.slots import SlotGameState, mark_occupied_slots
+
 
 def _points(card_type: int) -> int:
     """O-02: A = 1, 2–9 face value, red 10 = 0, black 10 = 10, J/Q/K = 20."""
