@@ -171,7 +171,7 @@ def test_the_best_response_benchmark_runs_end_to_end_and_keeps_finished_targets(
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     out = tmp_path / "br.json"
-    argv = ["--rulesets", "onefifty_v0", "--targets", "heuristic", "random_no_call", "--timesteps", "512",
+    argv = ["--rulesets", "onefifty_v0", "--targets", "heuristic", "random_no_call", "--timesteps", "4096",
             "--games", "4", "--runs", str(tmp_path / "runs"), "--json", str(out), "--markdown", str(tmp_path / "br.md"),
             "--env-arg", "single_round=True", "--env-arg", "max_turns_per_round=30"]
     assert module.main(argv) == 0
@@ -179,7 +179,7 @@ def test_the_best_response_benchmark_runs_end_to_end_and_keeps_finished_targets(
     assert [r["target"] for r in rows] == ["heuristic", "random_no_call"]
     for row in rows:
         assert 0.0 <= row["ci95"][0] <= row["win_share"] <= row["ci95"][1] <= 1.0
-        assert row["games"] == 4 and row["timesteps"] >= 512 and row["recipe"] == "guided"
+        assert row["games"] == 4 and row["timesteps"] >= 4096 and row["recipe"] == "guided"
         assert (tmp_path / "runs" / f"onefifty_v0-{row['target']}" / "final_model.zip").exists()
     assert "| onefifty_v0 | heuristic |" in (tmp_path / "br.md").read_text()
     assert module.main(argv) == 0  # a rerun measures nothing again

@@ -98,6 +98,8 @@ TRAIN_ERRORS = [
     (["--n-envs", "0"], "--n-envs must be an integer of at least 1, got 0"),
     (["--n-epochs", "0"], "--n-epochs must be an integer of at least 1, got 0"),
     (["--total-timesteps", "0"], "--total-timesteps must be an integer of at least 1, got 0"),
+    (["--batch-size", "7", "--total-timesteps", "600"],
+     "--total-timesteps must be an integer of at least 2,048 (one rollout, --n-steps × --n-envs = 256 × 8"),
     (["--seed", "-1"], "--seed must be an integer of at least 0, got -1"),
     (["--eval-every", "-1"], "--eval-every must be an integer of at least 0, got -1"),
     (["--eval-games", "0"], "--eval-games must be an integer of at least 1, got 0"),
@@ -154,11 +156,15 @@ def test_train_options_are_the_configs_own_checks_for_python_users_too():
         TrainConfig(gamma="0.9")
     with pytest.raises(ValueError, match="opponent needs one spec, or 3 comma-separated"):
         TrainConfig(opponent="heuristic,random").check_setup()
-    # A run is rounded up to whole rollouts (and the trainer says so), a short one to one rollout.
+    # A run is rounded up to whole rollouts (and the trainer says so); less than one rollout is refused.
     config = TrainConfig(total_timesteps=3000, n_steps=64, n_envs=4, batch_size=64)
     assert config.planned_timesteps() == 3072 and config.planned_timesteps(already=3000) == 3000
     assert config.planned_timesteps(already=2900) == 2900 + 256
-    assert TrainConfig(total_timesteps=600).planned_timesteps() == 2048
+    with pytest.raises(ValueError, match=r"total_timesteps must be an integer of at least 2,048 \(one rollout, "
+                                         r"n_steps × n_envs = 256 × 8; lower n_steps or n_envs for a shorter run\), "
+                                         r"got 600"):
+        TrainConfig(total_timesteps=600)
+    assert TrainConfig(total_timesteps=600, n_steps=64, n_envs=2, batch_size=64).planned_timesteps() == 640
     assert TrainConfig().planned_timesteps() == 200_704 and TrainConfig().planned_timesteps(2048) == 200_704
 
 

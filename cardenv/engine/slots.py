@@ -34,8 +34,6 @@ def mark_occupied_slots(mask: memoryview, first: int, hand: list[int]) -> None:
             mask[first + s] = 1
 
 
-
-
 def occupied_slot_run(hands: list[list[int]], num_slots: int) -> array:
     """Every seat's slots one after another, ``num_slots`` per seat (seats absolute): 1
     where a slot holds a card, 0 for an empty or missing slot. Slices of it go straight
@@ -201,5 +199,5 @@ class SlotGameState(GameState):
         return text.slot_table(self, viewer, memory, recent_events)
 
     def status_details(self) -> list[str]:
-        """The ruleset's own facts for the status line (:func:`cardenv.engine.text.status_line`)."""
+        """The ruleset's own facts for the status line (:func:`cardenv.engine.text.status_lines`)."""
         return []

@@ -39,7 +39,7 @@ class TrainConfig:
         "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay); specs joined by | are drawn "
         "anew every game (heuristic|heuristic_no_call|selfplay)")
     total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for, rounded "
-                                            "up to whole rollouts (n-steps × n-envs; the run says so when it rounds)")
+                                            "up to whole rollouts (n-steps × n-envs; at least one; the run says so when it rounds)")
     n_envs: int = _option(8, "envs collecting experience in parallel")
     vec_env: str = _option("auto", "how the envs run: dummy (in this process), subproc (one process each) or "
                                    "auto (subproc from 4 usable cores, else dummy: measured faster on 2)",
@@ -154,12 +154,16 @@ class TrainConfig:
                              f"normalises the advantages over it): raise n_steps or n_envs")
         validation.integer("batch_size", self.batch_size, 2, rollout,
                            accepted=f"an integer from 2 to {rollout} (the rollout, {product})")
+        # PPO collects whole rollouts: a run asked for less than one would train a whole one.
+        validation.integer("total_timesteps", self.total_timesteps, rollout,
+                           accepted=f"an integer of at least {rollout:,} (one rollout, {product}; "
+                                    f"lower n_steps or n_envs for a shorter run)")
 
     def planned_timesteps(self, already: int = 0) -> int:
         """The learner steps the run ends at, having trained ``already``: ``total_timesteps``
-        rounded up to whole rollouts from ``already``. PPO collects whole rollouts, so a
-        run asked for fewer steps than a rollout trains one rollout; the trainer says so
-        when it rounds, and its progress bar counts to this number."""
+        rounded up to whole rollouts from ``already`` (PPO collects whole rollouts; a total
+        below one rollout is refused when the config is made); the trainer says so when it
+        rounds, and its progress bar counts to this number."""
         if self.total_timesteps <= already:
             return already
         rollout = self.rollout()
