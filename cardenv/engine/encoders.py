@@ -10,7 +10,7 @@ pieces, the accounted-for counts, the top discard, drawn card, phase and player 
 entry by entry), and its event rows three; each call's fixed cost, not the arithmetic,
 was most of the time. A compiled loop writes the slot block in about a seventh of the
 time of those calls, and the whole step through ``env()`` of a slot ruleset runs about a
-quarter fewer instructions (docs/performance.md). The event rows are read straight
+quarter fewer instructions (CHANGELOG.md). The event rows are read straight
 from the integer records the engine logs with each event
 (:func:`cardenv.core.events.append_event_record`), newest first. A slot observation
 is one compiled call (:func:`write_table_observation`), its fixed tables packed into one
@@ -49,7 +49,7 @@ def fixed_type_entry(dispatcher, args: tuple):
     """Call the compiled ``dispatcher`` with ``args``; return what calls it again for
     less, given arguments of exactly those types: the compiled function's entry point,
     which skips numba's dispatch on the arguments' types (a third of the fixed cost of a
-    call with two dozen arguments, docs/performance.md), or ``dispatcher`` itself where
+    call with two dozen arguments), or ``dispatcher`` itself where
     numba keeps no such entry. The entry checks an array's dtype but not its dimensions
     or layout, so a caller keeps every argument's type fixed (its own buffers checked,
     its own tables)."""

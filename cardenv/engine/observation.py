@@ -80,13 +80,13 @@ class Observer:
     def new_buffer(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)
 
-    def compiled_call(self, name: str, kernel) -> Callable:
+    def compiled_call(self, name: str, compiled_function) -> Callable:
         """What to keep as the attribute ``name`` (a ``scratch`` one) to call the compiled
-        ``kernel``: a first call through numba's dispatcher that replaces the attribute
-        with the kernel's entry point for those argument types (see
+        ``compiled_function``: a first call through numba's dispatcher that replaces the
+        attribute with the function's entry point for those argument types (see
         ``encoders.fixed_type_entry``), which later calls take."""
         def first_call(*args) -> None:
-            setattr(self, name, encoders.fixed_type_entry(kernel, args))
+            setattr(self, name, encoders.fixed_type_entry(compiled_function, args))
         return first_call
 
     def observe(self, state: SlotGameState, observer: int, out: np.ndarray | None = None,
@@ -330,23 +330,23 @@ class TableObserver(Observer):
         """The tables of ``write_table_observation``: per observer, its integer tables
         packed into one vector (``_tables``), and the float tables every observer
         shares (``_weights``): each card type's identity row, then the face sums."""
-        kernels = encoders
+        encoded = encoders
         config = self.config
         identity = self._identity_of_type()
         event_encoding, event_columns = self._event_encoding()
         face_sums = event_encoding.face_sums
         self._weights = np.concatenate([identity.ravel(), face_sums.ravel()]).astype(np.float32)
         slot_destinations = self._slot_destinations()
-        piece_starts = [self._starts[piece.name.lower()] for piece in kernels.Piece]
+        piece_starts = [self._starts[piece.name.lower()] for piece in encoded.Piece]
         self._tables = []
         for observer, scatter in enumerate(self._event_scatter(event_columns)):
             event_tables, event_settings = event_encoding.tables_for(scatter, self._starts["event_new"],
                                                                      config.recent_events)
-            settings = kernels.in_order(
-                kernels.Setting, observer=observer, only_new=config.memory == "none", identity_width=identity.shape[1],
+            settings = encoded.in_order(
+                encoded.Setting, observer=observer, only_new=config.memory == "none", identity_width=identity.shape[1],
                 face_sums_at=identity.size, face_sums_width=face_sums.shape[1], **event_settings)
-            self._tables.append(kernels.pack_tables(kernels.in_order(
-                kernels.Table, settings=settings, slot_destinations=slot_destinations, piece_starts=piece_starts,
+            self._tables.append(encoded.pack_tables(encoded.in_order(
+                encoded.Table, settings=settings, slot_destinations=slot_destinations, piece_starts=piece_starts,
                 copies=self.copies, turn_divisors=self._turn_divisors, **event_tables)))
 
     def _event_columns(self) -> list[tuple[str, int, int]]:

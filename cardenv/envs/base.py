@@ -144,7 +144,7 @@ class CardGameEnv(AECEnv):
         state_layout = self.observer.state_layout
         self.state_space = spaces.Box(state_layout.low(), state_layout.high(), (state_layout.size,), np.float32)
         self._buffers = [self.observer.new_buffer() for _ in range(n)]
-        # The observation's compiled kernel comes from numba's cache on its first call, a
+        # The observation's compiled encoder comes from numba's cache on its first call, a
         # quarter of a second once per process: paid here, with the env's construction,
         # rather than as a stall in the middle of the first game.
         self.observer.write(throwaway, throwaway.current_player, self._buffers[0])

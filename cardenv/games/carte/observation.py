@@ -131,11 +131,10 @@ class CarteObserver(Observer):
     def _pack_tables(self, layout: ObservationLayout, observer: int) -> np.ndarray:
         """``write_carte_observation``'s tables for ``observer`` (-1: the global state),
         each by its name in ``encoder.Table``."""
-        kernels = encoder
         config = self.config
         omniscient = observer < 0
-        settings = kernels.in_order(
-            kernels.Setting, observer_seat=observer, num_seats=config.num_players, deck_cards=DECK_SIZE,
+        settings = encoder.in_order(
+            encoder.Setting, observer_seat=observer, num_seats=config.num_players, deck_cards=DECK_SIZE,
             max_turns=config.max_turns_per_round, starting_score=config.starting_score,
             only_new=config.memory == "none", ranks=NUM_RANKS, suits=NUM_SUITS, positions=NUM_POSITIONS,
             event_rows=0 if omniscient else config.recent_events, shown_kinds=len(self.shown_event_kinds),
@@ -144,8 +143,8 @@ class CarteObserver(Observer):
         # and whether it marks a meld (its first place's slot).
         event_columns = [self.kind_index.get(kind, -1) for kind in CarteState.event_kinds]
         marks_meld = [kind in ("put down", "add") for kind in CarteState.event_kinds]
-        return kernels.pack_tables(kernels.in_order(
-            kernels.Table, settings=settings, starts=self._piece_starts(layout, omniscient),
+        return encoder.pack_tables(encoder.in_order(
+            encoder.Table, settings=settings, starts=self._piece_starts(layout, omniscient),
             copies=self.copies.astype(np.int64), event_columns=event_columns, marks_meld=marks_meld))
 
     @staticmethod
