@@ -165,7 +165,8 @@ def test_train_options_are_the_configs_own_checks_for_python_users_too():
                                          r"got 600"):
         TrainConfig(total_timesteps=600)
     assert TrainConfig(total_timesteps=600, n_steps=64, n_envs=2, batch_size=64).planned_timesteps() == 640
-    assert TrainConfig().planned_timesteps() == 200_704 and TrainConfig().planned_timesteps(2048) == 200_704
+    assert TrainConfig().planned_timesteps() == 200_704 == TrainConfig().total_timesteps  # 98 whole rollouts
+    assert TrainConfig().planned_timesteps(2048) == 200_704
 
 
 def test_a_bad_output_dir_for_train_is_one_line(tmp_path, capsys):

@@ -38,7 +38,7 @@ class TrainConfig:
         "heuristic_cautious, ismcts[:N], ppo:MODEL.zip, or selfplay: a pool of frozen snapshots of the learner), or one spec per other seat "
         "separated by commas (a mixed field, e.g. heuristic,random_no_call,selfplay); specs joined by | are drawn "
         "anew every game (heuristic|heuristic_no_call|selfplay)")
-    total_timesteps: int = _option(200_000, "learner steps (decisions of the learner's seat) to train for, rounded "
+    total_timesteps: int = _option(200_704, "learner steps (decisions of the learner's seat) to train for, rounded "
                                             "up to whole rollouts (n-steps × n-envs; at least one; the run says so when it rounds)")
     n_envs: int = _option(8, "envs collecting experience in parallel")
     vec_env: str = _option("auto", "how the envs run: dummy (in this process), subproc (one process each) or "
