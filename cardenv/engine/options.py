@@ -100,11 +100,9 @@ class SlotGameConfig(GameConfig):
     def __post_init__(self):
         super().__post_init__()
         check_first_starter(self)
-        if self.deck:
-            cards, need = len(self.deck.split()), self.num_players * self.initial_slots + 1
-            if cards < need:
-                raise ValueError(f"deck has {cards} cards; {self.num_players} players with initial_slots="
-                                 f"{self.initial_slots} need at least {need} (the deal and one card to draw)")
+        check_deck_size(self, self.num_players * self.initial_slots + 1,
+                        f"{self.num_players} players with initial_slots={self.initial_slots}",
+                        "the deal and one card to draw")
 
     def deck_types(self, full_deck: np.ndarray) -> np.ndarray:
         return deck_types(self.deck, full_deck)
@@ -126,6 +124,15 @@ def check_first_starter(config) -> None:
     high = config.num_players - 1
     validation.integer("first_starter", config.first_starter, -1, high,
                        accepted=f"a seat from 0 to {high}, or -1 (drawn at random)")
+
+
+def check_deck_size(config, need: int, who: str, why: str) -> None:
+    """A config's ``deck`` option (when one is given) holds at least ``need`` cards: ``who``
+    (the players and the deal) needs them for ``why``."""
+    if config.deck:
+        cards = len(config.deck.split())
+        if cards < need:
+            raise ValueError(f"deck has {cards} cards; {who} need at least {need} ({why})")
 
 
 def check_deck(name: str, value: Any, full_deck: np.ndarray) -> str:

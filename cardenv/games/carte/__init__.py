@@ -1,10 +1,4 @@
-"""carte: family rummy with "carte": multiset hands, melds with jokers, catch windows, eliminations (docs/carte.md).
-
-Its parts: the rules engine (:mod:`.rules`), the observer (:mod:`.observation`), the
-rule-based player (:mod:`.heuristic`), the mini variant (:mod:`.mini`) and the shipped
-policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` record,
-:data:`RULESET`. No PettingZoo here.
-"""
+"""carte: family rummy with "carte": multiset hands, melds with jokers, catch windows, eliminations (docs/carte.md)."""
 
 from cardenv.games.carte.heuristic import CarteHeuristic
 from cardenv.games.carte.mini import MINI_VARIANT

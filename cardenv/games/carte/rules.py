@@ -53,7 +53,7 @@ from cardenv.core.melds import (
     type_at,
 )
 from cardenv.core.reaction import PASS, ReactionWindow
-from cardenv.engine.options import GameConfig, check_deck, check_first_starter, deck_types
+from cardenv.engine.options import GameConfig, check_deck, check_deck_size, check_first_starter, deck_types
 from cardenv.engine.rounds import GameState, RoundResult
 from cardenv.engine.scenarios import layout_from_options
 from cardenv.engine.text import seat_name
@@ -121,11 +121,9 @@ class CarteConfig(GameConfig):
     def __post_init__(self):
         super().__post_init__()
         check_first_starter(self)
-        if self.deck:
-            cards, need = len(self.deck.split()), self.num_players * self.hand_size + 2
-            if cards < need:
-                raise ValueError(f"deck has {cards} cards; {self.num_players} players with hand_size={self.hand_size} "
-                                 f"need at least {need} (the deal, the pile's first card and one card of stock)")
+        check_deck_size(self, self.num_players * self.hand_size + 2,
+                        f"{self.num_players} players with hand_size={self.hand_size}",
+                        "the deal, the pile's first card and one card of stock")
 
 
 @lru_cache(maxsize=None)

@@ -1,10 +1,4 @@
-"""Cut!: a memory card game of simultaneous match windows, call-outs and 5/6/Q/K powers (docs/cut.md).
-
-Its parts: the rules engine (:mod:`.rules`), the observer (:mod:`.observation`), the
-rule-based player (:mod:`.heuristic`), the mini variant (:mod:`.mini`) and the shipped
-policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` record,
-:data:`RULESET`. No PettingZoo here.
-"""
+"""Cut!: a memory card game of simultaneous match windows, call-outs and 5/6/Q/K powers (docs/cut.md)."""
 
 from cardenv.games.cut.heuristic import CutHeuristic
 from cardenv.games.cut.mini import MINI_VARIANT

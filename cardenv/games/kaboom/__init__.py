@@ -1,10 +1,4 @@
-"""KABOOM: a memory card game of 54 cards with jokers, snaps by colour, eight powers and several callers (docs/kaboom.md).
-
-Its parts: the rules engine (:mod:`.rules`), the observer (:mod:`.observation`), the
-rule-based player (:mod:`.heuristic`), the mini variant (:mod:`.mini`) and the shipped
-policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` record,
-:data:`RULESET`. No PettingZoo here.
-"""
+"""KABOOM: a memory card game of 54 cards with jokers, snaps by colour, eight powers and several callers (docs/kaboom.md)."""
 
 from cardenv.games.kaboom.heuristic import KaboomHeuristic
 from cardenv.games.kaboom.mini import MINI_VARIANT

@@ -1,10 +1,4 @@
-"""150: a memory card game of matching, J/Q/K powers and the call END (docs/onefifty.md).
-
-Its parts: the rules engine (:mod:`.rules`), the observer (:mod:`.observation`), the
-rule-based player (:mod:`.heuristic`), the mini variant (:mod:`.mini`) and the shipped
-policies (``pretrained/``), gathered in one :class:`~cardenv.rulesets.Ruleset` record,
-:data:`RULESET`. No PettingZoo here.
-"""
+"""150: a memory card game of matching, J/Q/K powers and the call END (docs/onefifty.md)."""
 
 from cardenv.games.onefifty.heuristic import OneFiftyHeuristic
 from cardenv.games.onefifty.mini import MINI_VARIANT
