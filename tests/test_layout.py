@@ -26,6 +26,7 @@ LAYERS = [
     ("envs", ("cardenv.envs", "cardenv.testing", *(f"cardenv.{name}" for name in ruleset_names()))),
     ("agents", ("cardenv.agents",)),
     ("integrations", ("cardenv.adapters", "cardenv.eval", "cardenv.train", "cardenv.human")),
+    ("rating", ("cardenv.rating",)),
     ("face", ("cardenv.cli", "cardenv.__main__", "cardenv")),
 ]
 

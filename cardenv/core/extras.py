@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 
 # extra -> the module a feature of that extra imports first
-EXTRA_MODULES = {"train": "sb3_contrib", "ray": "ray", "rllib": "ray.rllib"}
+EXTRA_MODULES = {"train": "sb3_contrib", "ray": "ray", "rllib": "ray.rllib", "rate": "scipy"}
 
 
 class MissingExtra(ImportError):

@@ -59,6 +59,7 @@ class GameOutcome:
     candidate_successful_calls: int
     truncated: bool
     capped_rounds: int = 0  # rounds that ended at the turn cap instead of by a call or going out
+    ranks: list[int] = field(default_factory=list)  # every seat's finishing rank (1 = best; level players share one)
 
 
 @dataclass
@@ -123,7 +124,7 @@ def _outcome(state, candidate_seat: int, steps: int) -> GameOutcome:
             if all(t > mine for p, t in enumerate(result.hand_totals) if p != candidate_seat):
                 successes += 1
     return GameOutcome(candidate_seat, share, list(state.scores), len(state.round_results), steps, points,
-                       calls, successes, bool(state.is_truncated), capped)
+                       calls, successes, bool(state.is_truncated), capped, list(state.ranks()))
 
 
 class _Progress:

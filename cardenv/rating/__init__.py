@@ -1,0 +1,1 @@
+"""Rating any policy on a fixed, versioned protocol: a reference ladder, one number with its interval."""

@@ -1,0 +1,134 @@
+"""Plackett–Luce strengths fitted by maximum likelihood to finishing orders.
+
+Under the Plackett–Luce model, player ``i`` has a strength ``theta_i`` and a game's
+finishing order is drawn place by place: the next place goes to a remaining player with
+probability proportional to ``exp(theta)``. Players who finish level (equal ranks) form a
+group whose probability is that of the group taking the next places in any order.
+
+The fit is a maximum of the log-likelihood over all games at once (scipy's L-BFGS-B), so
+the same games give the same strengths whatever their order; the covariance of the free
+strengths is the inverse of the observed information (the log-likelihood's curvature at
+the maximum). Some strengths can be held fixed: a rating ladder fits its rungs once and
+then places a candidate against them with only the candidate's strength free.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+# An outcome: the players (indices into the strengths) of each finishing group, best first.
+Outcome = tuple[tuple[int, ...], ...]
+
+STRENGTH_BOUND = 30.0
+"""Strengths are searched in [-30, 30] (a factor of e**60 between extremes): a player who
+finished first or last in every game has no finite maximum, and its fit stops at the bound."""
+
+
+def outcome_of(players: Sequence[int], ranks: Sequence[int]) -> Outcome:
+    """The outcome of a game where ``players[s]`` (a strength index) finished with rank
+    ``ranks[s]`` (1 = best; equal ranks finished level)."""
+    levels = sorted(set(ranks))
+    return tuple(tuple(sorted(p for p, r in zip(players, ranks) if r == level)) for level in levels)
+
+
+def count_outcomes(outcomes: Iterable[Outcome]) -> Counter:
+    """The outcomes with how often each occurred (the fit's input): games with the same
+    outcome add the same term to the log-likelihood."""
+    return Counter(outcomes)
+
+
+def outcome_log_probability(theta: np.ndarray, outcome: Outcome) -> float:
+    """``log P(outcome)`` under the strengths ``theta``."""
+    weights = np.exp(theta - theta.max())  # the probability is invariant to a common shift
+    remaining = float(sum(weights[p] for group in outcome for p in group))
+    total = 0.0
+    for group in outcome[:-1]:  # the last group takes the last places with probability 1
+        if len(group) == 1:
+            share = weights[group[0]] / remaining
+        else:
+            share = 0.0
+            for order in itertools.permutations(group):
+                left, probability = remaining, 1.0
+                for p in order:
+                    probability *= weights[p] / left
+                    left -= weights[p]
+                share += probability
+        total += np.log(share)
+        remaining -= float(sum(weights[p] for p in group))
+    return total
+
+
+def log_likelihood(theta: np.ndarray, counts: Mapping[Outcome, int]) -> float:
+    return float(sum(n * outcome_log_probability(theta, outcome) for outcome, n in counts.items()))
+
+
+@dataclass(frozen=True)
+class StrengthFit:
+    """Fitted strengths (``theta``, fixed ones included), the covariance of all of them
+    (zero rows and columns for the fixed), the number of games, and which free strengths
+    stopped at :data:`STRENGTH_BOUND`."""
+
+    theta: np.ndarray
+    covariance: np.ndarray
+    games: int
+    at_bound: tuple[int, ...]
+
+
+def fit_strengths(counts: Mapping[Outcome, int], num_players: int, fixed: Mapping[int, float]) -> StrengthFit:
+    """The maximum-likelihood strengths of ``num_players`` players from ``counts``
+    (:func:`count_outcomes`), the players in ``fixed`` held at their given strength (at
+    least one must be: the likelihood does not change when every strength moves together)."""
+    from scipy.optimize import minimize
+
+    if not fixed:
+        raise ValueError("fit_strengths needs at least one fixed strength (an anchor)")
+    free = [p for p in range(num_players) if p not in fixed]
+    theta = np.zeros(num_players)
+    for p, value in fixed.items():
+        theta[p] = value
+
+    def full(x: np.ndarray) -> np.ndarray:
+        values = theta.copy()
+        values[free] = x
+        return values
+
+    def negative(x: np.ndarray) -> float:
+        return -log_likelihood(full(x), counts)
+
+    games = sum(counts.values())
+    if not free:
+        return StrengthFit(theta, np.zeros((num_players, num_players)), games, ())
+    start = np.zeros(len(free))
+    result = minimize(negative, start, method="L-BFGS-B", bounds=[(-STRENGTH_BOUND, STRENGTH_BOUND)] * len(free),
+                      options={"ftol": 1e-12, "gtol": 1e-8, "maxiter": 1000})
+    x = result.x
+    at_bound = tuple(free[i] for i, value in enumerate(x) if abs(value) >= STRENGTH_BOUND - 1e-6)
+    information = _hessian(negative, x)
+    covariance = np.zeros((num_players, num_players))
+    try:
+        inner = np.linalg.inv(information)
+    except np.linalg.LinAlgError:
+        inner = np.full((len(free), len(free)), np.inf)
+    covariance[np.ix_(free, free)] = inner
+    return StrengthFit(full(x), covariance, games, at_bound)
+
+
+def _hessian(function, x: np.ndarray, step: float = 1e-4) -> np.ndarray:
+    """The matrix of second derivatives of ``function`` at ``x`` by central differences."""
+    n = len(x)
+    hessian = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i, n):
+            total = 0.0
+            for si, sj, sign in ((1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)):
+                shifted = x.copy()
+                shifted[i] += si * step
+                shifted[j] += sj * step
+                total += sign * function(shifted)
+            hessian[i, j] = hessian[j, i] = total / (4 * step * step)
+    return hessian
