@@ -146,6 +146,11 @@ def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Pa
     if data["protocol"] != protocol.to_dict():
         raise ValueError(f"{path} was made for another protocol than version {protocol.version}")
     cells = {(c["focal"], c["field"]): c for c in data["cells"]}
+    missing = [f"{focal} vs {field}" for focal in protocol.rungs for field in protocol.rungs
+               if (focal, field) not in cells]
+    if missing:
+        raise ValueError(f"{path} is unfinished: it lacks {', '.join(missing)} "
+                         f"(python benchmarks/ladder.py --rulesets {ruleset} plays them)")
     return Ladder(protocol, ruleset, cells, fit_ladder(protocol, cells))
 
 
@@ -155,16 +160,25 @@ def ladder_rulesets(protocol: RatingProtocol = PROTOCOL, directory: Path = LADDE
 
 
 def make_ladder(ruleset: str, protocol: RatingProtocol, workers: int = 1, progress: bool = False,
-                report: Callable[[str], None] = print) -> dict:
-    """Play every rung against three copies of every rung (what :func:`load_ladder` reads)."""
+                report: Callable[[str], None] = print, done: Sequence[dict] = (),
+                on_cell: Callable[[dict], None] | None = None) -> dict:
+    """Play every rung against three copies of every rung (what :func:`load_ladder` reads).
+    Cells in ``done`` (a partial ladder's, same protocol) are kept, not played again;
+    ``on_cell`` gets the ladder so far after each cell played."""
+    kept = {(c["focal"], c["field"]): c for c in done}
     cells = []
     for focal in protocol.rungs:
         for field in protocol.rungs:
+            if (focal, field) in kept:
+                cells.append(kept[(focal, field)])
+                continue
             result = run_tournament(ruleset, focal, field, ladder_games(protocol, focal, field), seed=protocol.seed,
                                     progress=progress, workers=workers)
             cells.append(ladder_cell(protocol, focal, field, result.outcomes))
             report(f"{ruleset} {focal} vs 3 x {field}: {result.win_share:.3f} over {result.games} games "
                    f"({result.seconds:.0f} s)")
+            if on_cell is not None:
+                on_cell({"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells})
     return {"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells}
 
 
