@@ -35,6 +35,12 @@ def main(argv: list[str] | None = None) -> int:
         protocol = get_protocol(args.protocol)
     except ValueError as error:
         parser.error(str(error))
+    try:
+        import torch
+    except ImportError:
+        pass
+    else:
+        torch.set_num_threads(1)  # batch-1 inference (ppo:pretrained): extra threads only spin
     command = shlex.join(["python", "benchmarks/ladder.py", *(argv if argv is not None else sys.argv[1:])])
     for ruleset in args.rulesets:
         path = args.directory / f"v{protocol.version}" / f"{ruleset}.json"
