@@ -446,7 +446,105 @@ def _run_train(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train}
+# --- rate ----------------------------------------------------------------------------------
+def _add_rate(sub) -> None:
+    from cardenv.rating.protocol import PROTOCOL, PROTOCOLS
+
+    p = sub.add_parser(
+        "rate", help="one rating for an agent: its games against a fixed, versioned ladder of reference agents",
+        description=f"Rate an agent on the rating protocol: it plays against three copies of every rung of the "
+                    f"protocol's ladder ({', '.join(PROTOCOL.rungs)}), on the deals and seats the rungs played, "
+                    f"and gets one rating with its 95%% interval ({PROTOCOL.zero} = 0, {PROTOCOL.thousand} = "
+                    f"1000). The same command gives the same score card.",
+        formatter_class=_DefaultsFormatter)
+    p.add_argument("ruleset", nargs="?", help=RULESETS_HELP + " (or --rulesets)")
+    p.add_argument("--rulesets", nargs="+", metavar="RULESET",
+                   help="several rulesets, one card over them; 'all' for every ruleset")
+    p.add_argument("--agent", required=True, help="the candidate's spec, as for cardenv eval")
+    p.add_argument("--quick", action="store_true",
+                   help="only the rungs that do not search, on fewer deals: a wider interval, minutes not hours")
+    p.add_argument("--protocol", default=PROTOCOL.version, choices=list(PROTOCOLS), help="the protocol version")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes playing the games (the results are those of one process)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play the games as Ray tasks (the 'ray' extra), as for cardenv eval")
+    p.add_argument("--exploit", action="store_true",
+                   help="also train a best response against three copies of the agent (a fixed budget) and report "
+                        "its win share: a lower bound on how exploitable the agent is")
+    p.add_argument("--mini", action="store_true",
+                   help="also the agent's exact exploitability on the ruleset's mini variant (OpenSpiel; the agent "
+                        "must play that variant)")
+    p.add_argument("--json", metavar="FILE", type=_output_file_or_stdout,
+                   help="write the score card as JSON to FILE; with '-' the JSON alone goes to stdout")
+    p.add_argument("--png", metavar="FILE", type=_output_file, help="draw the candidate on the ladder into FILE")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _run_rate(args) -> int:
+    import importlib.util
+
+    from cardenv.rating.ladder import ladder_rulesets
+    from cardenv.rating.protocol import get_protocol
+
+    if (args.ruleset is None) == (args.rulesets is None):
+        raise UsageError("give one ruleset or --rulesets (not both)")
+    rulesets = [args.ruleset] if args.ruleset else args.rulesets
+    if rulesets == ["all"]:
+        rulesets = ruleset_names()
+    unknown = [name for name in rulesets if name not in ruleset_names()]
+    if unknown:
+        raise UsageError(f"unknown ruleset {unknown[0]!r}; {RULESETS_HELP}, or --rulesets all")
+    check_specs([args.agent])
+    require_extra("rate", "cardenv rate")
+    if args.png and importlib.util.find_spec("matplotlib") is None:
+        raise MissingExtra("--png: needs the 'rate' extra, which is not installed (no module named 'matplotlib'): "
+                           "pip install 'cardenv[rate]'")
+    protocol = get_protocol(args.protocol)
+    rated = ladder_rulesets(protocol)
+    unrated = [name for name in rulesets if name not in rated]
+    if unrated:
+        raise UsageError(f"rating protocol {protocol.version} has no ladder for {unrated[0]}; it has "
+                         f"{', '.join(rated) or 'none'}")
+    from cardenv.rating.rate import check_rate_args, rate, rating_command
+
+    try:
+        check_rate_args(rulesets, args.agent, protocol, args.mini)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    for ruleset in rulesets:
+        check_agents([args.agent, *protocol.rungs], ruleset, {})
+    if args.ray is not None and args.workers != 1:
+        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
+    if args.ray is not None:
+        from cardenv.eval.distributed import connect
+
+        try:
+            connect(args.ray, "--ray")
+        except ConnectionError as error:
+            raise UsageError(f"--ray {args.ray}: {error}") from None
+    try:
+        import torch
+    except ImportError:
+        pass
+    else:
+        torch.set_num_threads(1)  # batch-1 inference (the ladder's ppo:pretrained): extra threads only spin
+    from cardenv.rating.card import draw_cards, format_cards
+    from cardenv.rating.rate import write_json
+
+    report = sys.stderr if args.json == "-" else sys.stdout
+    command = rating_command(rulesets, args.agent, args.quick, protocol, args.exploit, args.mini)
+    cards = [rate(ruleset, args.agent, quick=args.quick, protocol=protocol, workers=args.workers,
+                  ray_address=args.ray, progress=not args.no_progress, exploit=args.exploit, mini=args.mini,
+                  command=command) for ruleset in rulesets]
+    print(format_cards(cards), file=report)
+    if args.json:
+        write_json(cards, args.json)
+    if args.png:
+        draw_cards(cards, args.png)
+    return 0
+
+
+COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train, "rate": _run_rate}
 
 
 def build_parser() -> _Parser:
@@ -454,11 +552,12 @@ def build_parser() -> _Parser:
     tabulates their options)."""
     parser = _Parser(prog="cardenv", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cardenv {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train,rate}", parser_class=_Parser)
     _add_eval(sub)
     _add_play(sub)
     _add_replay(sub)
     _add_train(sub)
+    _add_rate(sub)
     parser.commands = dict(sub.choices)
     return parser
 

@@ -119,8 +119,10 @@ class Ladder:
         return ratings
 
     def summary(self, focal: str, field: str, quick: bool = False) -> FieldSummary:
+        """``focal``'s result against three copies of ``field`` (quick: over the quick
+        mode's games, where the cell has that many)."""
         cell = self.cells[(focal, field)]
-        return FieldSummary.from_dict(cell["quick"] if quick else cell)
+        return FieldSummary.from_dict(cell["quick"] if quick and "quick" in cell else cell)
 
 
 def fit_ladder(protocol: RatingProtocol, cells: dict[tuple[str, str], dict]) -> StrengthFit:
@@ -134,9 +136,10 @@ def fit_ladder(protocol: RatingProtocol, cells: dict[tuple[str, str], dict]) -> 
     return fit
 
 
-def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Path = LADDER_DIR) -> Ladder:
+def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Path | None = None) -> Ladder:
     """The stored ladder of ``ruleset`` under ``protocol`` (its ratings fitted now) from
-    ``directory`` (the package's own by default)."""
+    ``directory`` (the package's own, :data:`LADDER_DIR`, by default)."""
+    directory = Path(directory) if directory is not None else LADDER_DIR
     path = directory / f"v{protocol.version}" / f"{ruleset}.json"
     if not path.is_file():
         covered = ladder_rulesets(protocol, directory)
@@ -154,8 +157,9 @@ def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Pa
     return Ladder(protocol, ruleset, cells, fit_ladder(protocol, cells))
 
 
-def ladder_rulesets(protocol: RatingProtocol = PROTOCOL, directory: Path = LADDER_DIR) -> list[str]:
+def ladder_rulesets(protocol: RatingProtocol = PROTOCOL, directory: Path | None = None) -> list[str]:
     """The rulesets that have a stored ladder under ``protocol``."""
+    directory = Path(directory) if directory is not None else LADDER_DIR
     return sorted(path.stem for path in (directory / f"v{protocol.version}").glob("*.json"))
 
 
