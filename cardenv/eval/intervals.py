@@ -23,16 +23,17 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959963984540054)
     return (max(0.0, center - half), min(1.0, center + half))
 
 
-def _incomplete_beta(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b), by its continued fraction
-    (modified Lentz), on the side of x where the fraction converges fast."""
+def _incomplete_beta(a: float, b: float, x: float, y: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), ``y`` being 1 - x computed
+    without cancellation, by its continued fraction (modified Lentz), on the side of x
+    where the fraction converges fast."""
     if x <= 0.0:
         return 0.0
-    if x >= 1.0:
+    if y <= 0.0:
         return 1.0
     if x > (a + 1.0) / (a + b + 2.0):
-        return 1.0 - _incomplete_beta(b, a, 1.0 - x)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)) / a
+        return 1.0 - _incomplete_beta(b, a, y, x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(y)) / a
     tiny = 1e-300
     c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
     d = 1.0 / (d if abs(d) > tiny else tiny)
@@ -54,13 +55,13 @@ def student_t_cdf(t: float, df: float) -> float:
     """P(T <= t) for Student's t distribution with ``df`` degrees of freedom."""
     if df <= 0:
         raise ValueError(f"degrees of freedom must be positive, got {df}")
-    tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+    tail = 0.5 * _incomplete_beta(df / 2.0, 0.5, df / (df + t * t), t * t / (df + t * t))
     return 1.0 - tail if t > 0 else tail
 
 
 def t_quantile(probability: float, df: float) -> float:
     """The ``probability`` quantile of Student's t with ``df`` degrees of freedom (what
-    ``scipy.stats.t.ppf`` gives, to about 1e-10), by bisection on :func:`student_t_cdf`."""
+    ``scipy.stats.t.ppf`` gives, to about 1e-9), by bisection on :func:`student_t_cdf`."""
     if not 0.0 < probability < 1.0:
         raise ValueError(f"probability must lie strictly between 0 and 1, got {probability}")
     if probability < 0.5:
