@@ -2,9 +2,10 @@
 
 Subcommands: ``eval`` (tournaments with confidence intervals), ``compare`` (two agents
 head to head on the same deals), ``play`` (a person at one seat), ``replay`` (check and
-show a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user error (an unknown ruleset or agent, a bad option, an output path
-that cannot be written, a missing extra) is one line on stderr, exit status 2, and is found
-before any game is played.
+show a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user
+error (an unknown ruleset or agent, a bad option, an output path that cannot be written,
+a missing extra) is one line on stderr, exit status 2, and is found before any game is
+played.
 """
 
 from __future__ import annotations
