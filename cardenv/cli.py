@@ -320,7 +320,7 @@ def _add_compare(sub) -> None:
     p = sub.add_parser(
         "compare", help="head to head: two agents on the same deals, in the same seats, against the same field",
         description="Play agent A and agent B each as the candidate of the same tournament (the same deals, the "
-                    "same seats, the same field, the field's generators drawing the same), and report the paired "
+                    "same seats, the same field, every generator restarted the same way), and report the paired "
                     "differences A - B of the win share and of the points per round, each with its 95% interval. "
                     "Agent specs: " + AGENT_SPECS + ".",
         formatter_class=_DefaultsFormatter)
