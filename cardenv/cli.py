@@ -1,10 +1,11 @@
 """The ``cardenv`` command (also ``python -m cardenv``).
 
-Subcommands: ``eval`` (tournaments with confidence intervals), ``play`` (a person at one
-seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the
-``train`` extra). A user error (an unknown ruleset or agent, a bad option, an output path
-that cannot be written, a missing extra) is one line on stderr, exit status 2, and is found
-before any game is played.
+Subcommands: ``eval`` (tournaments with confidence intervals), ``compare`` (two agents
+head to head on the same deals), ``rate`` (one rating on a fixed ladder), ``play`` (a person at one seat), ``replay`` (check and
+show a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user
+error (an unknown ruleset or agent, a bad option, an output path that cannot be written,
+a missing extra) is one line on stderr, exit status 2, and is found before any game is
+played.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ Rulesets: {", ".join(ruleset_names())}.
 
   cardenv eval {_EXAMPLE} --agent heuristic --field random_no_call --games 400
   cardenv eval {_OTHER} --agent ismcts:50 --field heuristic --save-games games/
+  cardenv compare {_EXAMPLE} ppo:pretrained heuristic --field heuristic --games 400
+  cardenv rate {_EXAMPLE} --agent ppo:pretrained --quick --png card.png
   cardenv play {_EXAMPLE} --seat 0 --opponents heuristic,heuristic,ismcts --seed 3
   cardenv replay games/game_00000.json --viewer player_1
   cardenv train {_EXAMPLE} --total-timesteps 100000
@@ -205,6 +208,26 @@ def _output_directory(text: str) -> str:
 
 
 # --- eval ---------------------------------------------------------------------------------
+def _add_tournament_options(p, field_default: str, games_help: str) -> None:
+    """The options eval and compare share: --field, --games, --seed, --workers, --ray,
+    --env-arg, --json."""
+    p.add_argument("--field", nargs="+", default=[field_default],
+                   help="one spec for every other seat, or one spec per other seat separated by commas "
+                        "(e.g. heuristic,heuristic,random; spaces separate them too)")
+    p.add_argument("--games", type=_positive, default=2000, help=games_help)
+    p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes playing the games (the results are those of one process)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play the games as Ray tasks (the 'ray' extra): alone, on a new local cluster; with an "
+                        "address ('auto', HOST:PORT), on that running cluster. Same results as one process")
+    p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
+                   help="env option, e.g. num_players=3 (repeatable)")
+    p.add_argument("--json", metavar="FILE", type=_output_file_or_stdout,
+                   help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
+                        "(the table to stderr)")
+
+
 def _add_eval(sub) -> None:
     from cardenv.agents.specs import AGENT_SPECS
 
@@ -217,22 +240,7 @@ def _add_eval(sub) -> None:
     p.add_argument("ruleset", help=RULESETS_HELP)
     p.add_argument("--agent", required=True,
                    help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip, rllib:CHECKPOINT")
-    p.add_argument("--field", nargs="+", default=["random_no_call"],
-                   help="one spec for every other seat, or one spec per other seat separated by commas "
-                        "(e.g. heuristic,heuristic,random; spaces separate them too)")
-    p.add_argument("--games", type=_positive, default=2000,
-                   help="games (rounded up to a multiple of the player count)")
-    p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
-    p.add_argument("--workers", type=_positive, default=1,
-                   help="processes playing the games (the results are those of one process)")
-    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                   help="play the games as Ray tasks (the 'ray' extra): alone, on a new local cluster; with an "
-                        "address ('auto', HOST:PORT), on that running cluster. Same results as one process")
-    p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
-                   help="env option, e.g. num_players=3 (repeatable)")
-    p.add_argument("--json", metavar="FILE", type=_output_file_or_stdout,
-                   help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
-                        "(the table to stderr)")
+    _add_tournament_options(p, "random_no_call", "games (rounded up to a multiple of the player count)")
     p.add_argument("--with-games", action="store_true",
                    help="include every game's outcome in the JSON (seat, share, scores: for paired comparisons "
                         "of two agents on the same seeds)")
@@ -241,23 +249,55 @@ def _add_eval(sub) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _run_eval(args) -> int:
+def _connect_ray(args) -> None:
+    """--ray (connect now: the games then play on this Ray) and --workers exclude each other."""
+    if args.ray is not None and args.workers != 1:
+        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
+    if args.ray is not None:
+        from cardenv.eval.distributed import connect
+
+        try:
+            connect(args.ray, "--ray")
+        except ConnectionError as error:
+            raise UsageError(f"--ray {args.ray}: {error}") from None
+
+
+def _prepare_tournament(args, candidates: list[str], report) -> tuple[dict, list[str]]:
+    """The checks and setup eval and compare share, before any game: the specs, the env
+    options (a model's recorded ones updated by --env-arg), the field one spec per other
+    seat, every agent built once, --ray/--workers, and the notices on ``report``.
+    Returns the env options and the field."""
     from cardenv.agents.specs import split_seat_specs
     from cardenv.envs.info import ruleset_info
-    from cardenv.eval import format_table, run_tournament
     from cardenv.eval.tournament import whole_rotations
 
     field = split_seat_specs(args.field)
-    check_specs([args.agent, *field])
-    recorded = trained_options([args.agent, *field], args.ruleset)
+    check_specs([*candidates, *field])
+    recorded = trained_options([*candidates, *field], args.ruleset)
     env_kwargs = check_env(args.ruleset, args.env_arg, recorded)
     field = seats_of(field, ruleset_info(args.ruleset, **env_kwargs).num_players, "--field", args.ruleset)
     n = len(field) + 1
-    if any(spec.startswith(("ppo", "rllib")) for spec in [args.agent, *field]):
+    if any(spec.startswith(("ppo", "rllib")) for spec in [*candidates, *field]):
         import torch
 
         torch.set_num_threads(1)  # batch-1 inference: extra threads only spin (see trainer.py)
-    check_agents([args.agent, *field], args.ruleset, env_kwargs)
+    check_agents([*candidates, *field], args.ruleset, env_kwargs)
+    _connect_ray(args)
+    if recorded:  # said once, so that a model's memory="none" (say) is not a surprise
+        print("env options: " + ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
+              + " (a model's recorded training options, updated by --env-arg)", file=report)
+    games = whole_rotations(args.games, n)
+    if games != args.games:
+        print(f"playing {games} games, not {args.games}: whole rotations of the {n} seats, so that every agent "
+              f"sits in every seat equally often", file=report)
+    return env_kwargs, field
+
+
+def _run_eval(args) -> int:
+    from cardenv.eval import format_table, run_tournament
+
+    report = sys.stderr if args.json == "-" else sys.stdout
+    env_kwargs, field = _prepare_tournament(args, [args.agent], report)
     on_record = None
     if args.save_games:
         directory = Path(args.save_games)
@@ -266,29 +306,46 @@ def _run_eval(args) -> int:
         def on_record(game_index, record):
             record.save(directory / f"game_{game_index:05d}.json")
 
-    if args.ray is not None and args.workers != 1:
-        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
-    if args.ray is not None:
-        from cardenv.eval.distributed import connect
-
-        try:
-            connect(args.ray, "--ray")  # the tournament then plays on this Ray
-        except ConnectionError as error:
-            raise UsageError(f"--ray {args.ray}: {error}") from None
-    report = sys.stderr if args.json == "-" else sys.stdout
-    if recorded:  # said once, so that a model's memory="none" (say) is not a surprise
-        print("env options: " + ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
-              + " (a model's recorded training options, updated by --env-arg)", file=report)
-    games = whole_rotations(args.games, n)
-    if games != args.games:
-        print(f"playing {games} games, not {args.games}: whole rotations of the {n} seats, so that every agent "
-              f"sits in every seat equally often", file=report)
     result = run_tournament(args.ruleset, args.agent, field, args.games, seed=args.seed, env_kwargs=env_kwargs,
                             progress=not args.no_progress, workers=args.workers, on_record=on_record,
                             ray_address=args.ray)
     print(format_table([result]), file=report)
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "
           f"jointly by k players; interval: {result.interval_method})", file=report)
+    if args.json == "-":
+        print(result.to_json(with_games=args.with_games))
+    elif args.json:
+        Path(args.json).write_text(result.to_json(with_games=args.with_games) + "\n")
+    return 0
+
+
+# --- compare -------------------------------------------------------------------------------
+def _add_compare(sub) -> None:
+    from cardenv.agents.specs import AGENT_SPECS
+
+    p = sub.add_parser(
+        "compare", help="head to head: two agents on the same deals, in the same seats, against the same field",
+        description="Play agent A and agent B each as the candidate of the same tournament (the same deals, the "
+                    "same seats, the same field, every generator restarted the same way), and report the paired "
+                    "differences A - B of the win share and of the points per round, each with its 95% interval. "
+                    "Agent specs: " + AGENT_SPECS + ".",
+        formatter_class=_DefaultsFormatter)
+    p.add_argument("ruleset", help=RULESETS_HELP)
+    p.add_argument("a", metavar="A", help="the first agent's spec (e.g. your new version)")
+    p.add_argument("b", metavar="B", help="the second agent's spec (e.g. the version it should beat)")
+    _add_tournament_options(p, "heuristic", "games for each of A and B (rounded up to a multiple of the player count)")
+    p.add_argument("--with-games", action="store_true", help="include every game's outcome, A's and B's, in the JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _run_compare(args) -> int:
+    from cardenv.eval.compare import compare
+
+    report = sys.stderr if args.json == "-" else sys.stdout
+    env_kwargs, field = _prepare_tournament(args, [args.a, args.b], report)
+    result = compare(args.ruleset, args.a, args.b, field, args.games, seed=args.seed, env_kwargs=env_kwargs,
+                     workers=args.workers, progress=not args.no_progress, ray_address=args.ray)
+    print(result.describe(), file=report)
     if args.json == "-":
         print(result.to_json(with_games=args.with_games))
     elif args.json:
@@ -513,15 +570,7 @@ def _run_rate(args) -> int:
         raise UsageError(str(error)) from None
     for ruleset in rulesets:
         check_agents([args.agent, *protocol.rungs], ruleset, {})
-    if args.ray is not None and args.workers != 1:
-        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
-    if args.ray is not None:
-        from cardenv.eval.distributed import connect
-
-        try:
-            connect(args.ray, "--ray")
-        except ConnectionError as error:
-            raise UsageError(f"--ray {args.ray}: {error}") from None
+    _connect_ray(args)
     try:
         import torch
     except ImportError:
@@ -544,7 +593,8 @@ def _run_rate(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train, "rate": _run_rate}
+COMMANDS = {"eval": _run_eval, "compare": _run_compare, "rate": _run_rate, "play": _run_play, "replay": _run_replay,
+            "train": _run_train}
 
 
 def build_parser() -> _Parser:
@@ -552,12 +602,14 @@ def build_parser() -> _Parser:
     tabulates their options)."""
     parser = _Parser(prog="cardenv", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cardenv {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train,rate}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,compare,rate,play,replay,train}",
+                                parser_class=_Parser)
     _add_eval(sub)
+    _add_compare(sub)
+    _add_rate(sub)
     _add_play(sub)
     _add_replay(sub)
     _add_train(sub)
-    _add_rate(sub)
     parser.commands = dict(sub.choices)
     return parser
 

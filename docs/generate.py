@@ -52,6 +52,7 @@ def generated_blocks(ruleset: str) -> dict[str, str]:
 
 # doc page -> {block name: the cardenv command whose options it tabulates}
 COMMAND_OPTION_BLOCKS = {"training.md": {"train-options": "train"}, "agents.md": {"eval-options": "eval"}}
+COMMAND_OPTION_BLOCKS["agents.md"]["compare-options"] = "compare"
 
 
 def _default_text(action) -> str:
