@@ -304,12 +304,24 @@ def render_openspiel_mini(data: dict) -> list[str]:
     return lines + ["", "The agents measured: " + ", ".join(f"`{a}`" for a in agents) + "."]
 
 
+def render_leaderboard(data: dict) -> list[str]:
+    body = []
+    for place, e in enumerate(data["entries"], 1):
+        low, high = e["rating_ci95"]
+        mode = {"rung": "ladder rung", "full": "full", "quick": "quick"}[e["mode"]]
+        body.append([str(place), f"`{e['agent']}`", f"{e['rating']:.0f}", f"[{low:.0f}, {high:.0f}]", mode,
+                     str(e["games"]), e["cardenv_version"], f"`{e['command']}`"])
+    return rows(["#", "agent", "rating", "95% interval", "how", "games", "cardenv", "command"], body) + [
+        "", f"Protocol {data['protocol']}: `{data['zero']}` rates 0, `{data['thousand']}` 1000."]
+
+
 RENDERERS: dict[str, Callable[[object], list[str]]] = {
     "bench_envs": render_bench_envs, "bench_parts": render_bench_parts, "bench_players": render_bench_players,
     "bench_training": render_bench_training, "bench_scaling": render_bench_scaling,
     "bench_search": render_bench_search, "strength_matrix": render_strength_matrix,
     "win_shares": render_win_shares, "openspiel_ismcts": render_openspiel_ismcts,
     "best_response": render_best_response, "openspiel_mini": render_openspiel_mini,
+    "leaderboard": render_leaderboard,
 }
 
 
