@@ -22,7 +22,7 @@ from cardenv.agents.specs import make_agent
 from cardenv.core.version import __version__
 from cardenv.eval.tournament import run_tournament
 from cardenv.rating.ladder import Z95, FieldSummary, Ladder, game_outcomes, load_ladder
-from cardenv.rating.plackett_luce import STRENGTH_BOUND, fit_strengths
+from cardenv.rating.plackett_luce import fit_strengths
 from cardenv.rating.protocol import PROTOCOL, RatingProtocol
 
 
@@ -49,7 +49,7 @@ class ScoreCard:
     quick: bool
     rating: float
     rating_ci95: tuple[float, float]
-    at_bound: bool  # the candidate finished above (or below) every rung nearly always: its rating is a bound
+    outside_ladder: bool  # rated above the top rung or below the bottom one: the ladder measures it less well
     games: int
     rows: list[FieldRow]
     ladder: dict[str, tuple[float, float]]  # rung -> (rating, 95% half-width of the ladder's own fit)
@@ -60,13 +60,13 @@ class ScoreCard:
     def to_dict(self) -> dict:
         return {"ruleset": self.ruleset, "agent": self.agent, "protocol": self.protocol.to_dict(),
                 "quick": self.quick, "rating": self.rating, "rating_ci95": list(self.rating_ci95),
-                "at_bound": self.at_bound, "games": self.games, "rows": [row.to_dict() for row in self.rows],
+                "outside_ladder": self.outside_ladder, "games": self.games, "rows": [row.to_dict() for row in self.rows],
                 "ladder": {rung: {"rating": r, "half_width": h} for rung, (r, h) in self.ladder.items()},
                 "command": self.command, "cardenv_version": self.cardenv_version, **self.extras}
 
     def describe(self) -> str:
         low, high = self.rating_ci95
-        bound = " (a bound: it finished above or below every rung nearly always)" if self.at_bound else ""
+        bound = " (outside the ladder: no rung is as strong, or as weak, to measure it by)" if self.outside_ladder else ""
         mode = " quick" if self.quick else ""
         return (f"{self.agent} on {self.ruleset}: rating {self.rating:.0f} [{low:.0f}, {high:.0f}]{bound}, "
                 f"protocol {self.protocol.version}{mode}, {self.games} games")
@@ -85,15 +85,15 @@ def rating_command(rulesets: Sequence[str], agent: str, quick: bool, protocol: R
     return shlex.join(words)
 
 
-def place_on_ladder(ladder: Ladder, counts: Counter) -> tuple[float, float, bool]:
-    """The candidate's rating (strength index ``len(rungs)``), the half-width of its 95%
-    interval and whether its strength stopped at the fit's bound, the rungs held fixed."""
+def place_on_ladder(ladder: Ladder, counts: Counter) -> tuple[float, float]:
+    """The candidate's rating (strength index ``len(rungs)`` in ``counts``) and the
+    half-width of its 95% interval, the rungs' strengths held where the ladder put them."""
     rungs = ladder.protocol.rungs
     fixed = {i: float(theta) for i, theta in enumerate(ladder.fit.theta)}
     fit = fit_strengths(counts, len(rungs) + 1, fixed)
     theta = float(fit.theta[-1])
     half = Z95 * float(np.sqrt(max(0.0, fit.covariance[-1, -1]))) * ladder.scale
-    return theta * ladder.scale, half, abs(theta) >= STRENGTH_BOUND - 1e-6
+    return theta * ladder.scale, half
 
 
 def rate_ruleset(ruleset: str, agent: str, quick: bool = False, protocol: RatingProtocol = PROTOCOL,
@@ -114,9 +114,11 @@ def rate_ruleset(ruleset: str, agent: str, quick: bool = False, protocol: Rating
                              {focal: ladder.summary(focal, rung, quick) for focal in protocol.rungs}))
         if report is not None:
             report(f"{ruleset}: {agent} vs 3 x {rung}: {result.win_share:.3f} over {result.games} games")
-    rating, half, at_bound = place_on_ladder(ladder, counts)
-    return ScoreCard(ruleset, agent, protocol, quick, rating, (rating - half, rating + half), at_bound,
-                     sum(counts.values()), rows, ladder.ratings(),
+    rating, half = place_on_ladder(ladder, counts)
+    ratings = ladder.ratings()
+    outside = not min(r for r, _ in ratings.values()) <= rating <= max(r for r, _ in ratings.values())
+    return ScoreCard(ruleset, agent, protocol, quick, rating, (rating - half, rating + half), outside,
+                     sum(counts.values()), rows, ratings,
                      command or rating_command([ruleset], agent, quick, protocol))
 
 
