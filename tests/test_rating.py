@@ -16,6 +16,7 @@ from cardenv.rating.plackett_luce import fit_strengths, log_likelihood, outcome_
 from cardenv.rating.protocol import RatingProtocol
 
 RULESET = "onefifty_v0"
+OTHER = "cut_v0"
 TINY = RatingProtocol(version="tiny", rungs=("random_no_call", "heuristic", "heuristic_cautious", "ismcts:2"),
                       search_rungs=("ismcts:2",), games=16, search_games=4, quick_games=8, seed=11)
 
@@ -24,9 +25,10 @@ TINY = RatingProtocol(version="tiny", rungs=("random_no_call", "heuristic", "heu
 def tiny_ladders(tmp_path_factory):
     """The tiny protocol's ladder of RULESET, made once, and the protocol registered."""
     directory = tmp_path_factory.mktemp("ladders")
-    path = directory / f"v{TINY.version}" / f"{RULESET}.json"
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(make_ladder(RULESET, TINY, report=lambda line: None)))
+    (directory / f"v{TINY.version}").mkdir()
+    for ruleset in (RULESET, OTHER):
+        path = directory / f"v{TINY.version}" / f"{ruleset}.json"
+        path.write_text(json.dumps(make_ladder(ruleset, TINY, report=lambda line: None)))
     return directory
 
 
@@ -106,8 +108,8 @@ def test_ladder_ratings_are_fitted_from_its_counts(tiny):
 
 
 def test_unfinished_or_missing_ladders_are_one_line_errors(tiny, tmp_path):
-    with pytest.raises(ValueError, match="no ladder for 'cut_v0'"):
-        load_ladder("cut_v0", tiny)
+    with pytest.raises(ValueError, match="no ladder for 'kaboom_v0'"):
+        load_ladder("kaboom_v0", tiny)
     data = json.loads((ladder_module.LADDER_DIR / "vtiny" / f"{RULESET}.json").read_text())
     data["cells"] = data["cells"][:-1]
     (tmp_path / "vtiny").mkdir()
@@ -156,17 +158,32 @@ def test_cli_rate_writes_a_card_json_and_png(tiny, tmp_path, capsys):
     assert card["cardenv_version"] and png.read_bytes().startswith(b"\x89PNG")
 
 
+def test_cli_rate_several_rulesets_is_one_card_over_them(tiny, tmp_path, capsys):
+    from cardenv.cli import main
+
+    out = tmp_path / "cards.json"
+    assert main(["rate", "--rulesets", RULESET, OTHER, "--agent", "random", "--protocol", "tiny", "--quick",
+                 "--json", str(out), "--no-progress"]) == 0
+    data = json.loads(out.read_text())
+    assert [card["ruleset"] for card in data["cards"]] == [RULESET, OTHER]
+    assert data["command"] == f"cardenv rate --rulesets {RULESET} {OTHER} --agent random --protocol tiny --quick"
+    text = capsys.readouterr().out
+    assert f"random on {RULESET}: rating" in text and f"random on {OTHER}: rating" in text
+
+
 @pytest.mark.parametrize("argv, message", [
     (["rate", "nope_v0", "--agent", "heuristic"], "unknown ruleset 'nope_v0'"),
     (["rate", "--agent", "heuristic"], "give one ruleset or --rulesets"),
     (["rate", RULESET, "--agent", "nonsense"], "nonsense"),
-    (["rate", "cut_v0", "--agent", "heuristic", "--protocol", "tiny"], "has no ladder for cut_v0"),
+    (["rate", "--rulesets", "all", "--agent", "heuristic", "--protocol", "tiny"], "has no ladder for kaboom_v0"),
+    (["rate", RULESET, "--rulesets", OTHER, "--agent", "heuristic", "--protocol", "tiny"], "not both"),
+    (["rate", RULESET, "--agent", "heuristic", "--protocol", "tiny", "--mini", "--workers", "0"], "at least 1"),
     (["rate", RULESET, "--agent", "heuristic", "--protocol", "9"], "invalid choice: '9'"),
 ])
 def test_cli_rate_bad_inputs_are_one_line_exit_2(tiny, argv, message, capsys):
     from cardenv.cli import main
 
-    with pytest.raises(SystemExit) if "invalid choice" in message else _no_exit() as raised:
+    with pytest.raises(SystemExit) if message in ("invalid choice: '9'", "at least 1") else _no_exit() as raised:
         status = main(argv)
     if raised is not None and hasattr(raised, "value"):
         status = raised.value.code
