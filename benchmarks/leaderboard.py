@@ -6,7 +6,8 @@ Each ruleset's table lists the protocol's rungs, rated by their ladder (the game
 with the package, their interval that of the ladder's own fit), and every agent of
 ``--agents`` rated as ``cardenv rate`` rates it (``--quick``: the quick mode, marked so
 in the table). An entry carries its rating, interval, games, the ``cardenv rate`` command
-that reproduces it and cardenv's version. With ``--record`` each entry goes into
+that reproduces it, cardenv's version, and how long the rating took (seconds, with
+``--workers`` processes). With ``--record`` each entry goes into
 docs/results/leaderboard.json as soon as it is made (the entries already there for other
 agents stay), and docs/results/leaderboard.md is drawn again.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,10 +38,10 @@ def rung_entries(ruleset: str, protocol) -> list[dict]:
              "cardenv_version": __version__} for rung, (rating, half) in ladder.ratings().items()]
 
 
-def card_entry(card) -> dict:
+def card_entry(card, seconds: float, workers: int) -> dict:
     return {"agent": card.agent, "rating": card.rating, "rating_ci95": list(card.rating_ci95),
             "mode": "quick" if card.quick else "full", "games": card.games, "command": card.command,
-            "cardenv_version": card.cardenv_version}
+            "cardenv_version": card.cardenv_version, "seconds": round(seconds), "workers": workers}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         def save() -> None:
             ranked = sorted(entries.values(), key=lambda e: -e["rating"])
             data = {"ruleset": ruleset, "protocol": protocol.version, "zero": protocol.zero,
-                    "thousand": protocol.thousand, "entries": ranked}
+                    "thousand": protocol.thousand, "points_per_strength": load_ladder(ruleset, protocol).scale,
+                    "entries": ranked}
             for e in ranked:
                 print(f"{ruleset}  {e['agent']:<28} {e['rating']:7.0f} [{e['rating_ci95'][0]:.0f}, "
                       f"{e['rating_ci95'][1]:.0f}] {e['mode']}", flush=True)
@@ -78,9 +81,11 @@ def main(argv: list[str] | None = None) -> int:
 
         save()
         for agent in args.agents:
+            start = time.perf_counter()
             card = rate(ruleset, agent, quick=args.quick, protocol=protocol, workers=args.workers,
                         command=rating_command([ruleset], agent, args.quick, protocol))
-            entries[(agent, "quick" if args.quick else "full")] = card_entry(card)
+            entries[(agent, "quick" if args.quick else "full")] = card_entry(card, time.perf_counter() - start,
+                                                                            args.workers)
             save()
     return 0
 

@@ -309,10 +309,15 @@ def render_leaderboard(data: dict) -> list[str]:
     for place, e in enumerate(data["entries"], 1):
         low, high = e["rating_ci95"]
         mode = {"rung": "ladder rung", "full": "full", "quick": "quick"}[e["mode"]]
+        took = "" if "seconds" not in e else f"{e['seconds'] / 60:.1f} ({e['workers']})"
         body.append([str(place), f"`{e['agent']}`", f"{e['rating']:.0f}", f"[{low:.0f}, {high:.0f}]", mode,
-                     str(e["games"]), e["cardenv_version"], f"`{e['command']}`"])
-    return rows(["#", "agent", "rating", "95% interval", "how", "games", "cardenv", "command"], body) + [
-        "", f"Protocol {data['protocol']}: `{data['zero']}` rates 0, `{data['thousand']}` 1000."]
+                     str(e["games"]), took, e["cardenv_version"], f"`{e['command']}`"])
+    above = 1 / (1 + math.exp(-100 / data["points_per_strength"]))
+    return rows(["#", "agent", "rating", "95% interval", "how", "games", "minutes (processes)", "cardenv",
+                 "command"], body) + [
+        "", f"Protocol {data['protocol']}: `{data['zero']}` rates 0, `{data['thousand']}` 1000. Between two "
+            f"players 100 points apart, the stronger finishes above the other with probability {above:.2f} "
+            f"(Plackett–Luce); a rung's interval is its ladder's fit, another agent's its own games'."]
 
 
 RENDERERS: dict[str, Callable[[object], list[str]]] = {
