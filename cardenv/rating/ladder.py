@@ -4,8 +4,11 @@ ratings fitted to those games.
 The games are played once per protocol version (``python benchmarks/ladder.py``) and
 stored with the package as ``cardenv/rating/ladders/v<version>/<ruleset>.json``: per
 pair of rungs, the focal rung's win share, points per round and how often each finishing
-order occurred. The ratings are not stored as figures to trust: :func:`ladder_ratings`
-fits them from those counts whenever a ladder is loaded.
+order occurred. In a stored finishing order the focal rung's seat is player
+``len(protocol.rungs)`` (so that a rung against copies of itself still tells which seat
+was the focal one) and every other seat the index of its rung. The ratings are not stored
+as figures to trust: :func:`fit_ladder` fits them from those counts whenever a ladder is
+loaded.
 """
 
 from __future__ import annotations
@@ -80,10 +83,25 @@ def _decode(entries: list) -> Counter:
     return Counter({tuple(tuple(group) for group in outcome): n for outcome, n in entries})
 
 
+def relabel(counts: Counter, mapping: dict[int, int]) -> Counter:
+    """The same finishing orders with players renamed by ``mapping`` (others kept)."""
+    renamed: Counter = Counter()
+    for outcome, n in counts.items():
+        renamed[tuple(tuple(sorted(mapping.get(p, p) for p in group)) for group in outcome)] += n
+    return renamed
+
+
+def cell_counts(protocol: RatingProtocol, cell: dict, focal: int | None = None) -> Counter:
+    """A cell's finishing orders, its focal seat as player ``focal`` (by default the
+    focal rung's index, as the ladder's fit reads them)."""
+    focal = protocol.rungs.index(cell["focal"]) if focal is None else focal
+    return relabel(_decode(cell["outcomes"]), {len(protocol.rungs): focal})
+
+
 def ladder_cell(protocol: RatingProtocol, focal: str, field: str, outcomes: Sequence[GameOutcome]) -> dict:
     """The stored record of ``focal`` against three copies of ``field``."""
     cell = {"focal": focal, "field": field, **FieldSummary.of(outcomes).to_dict(),
-            "outcomes": _encode(game_outcomes(outcomes, protocol.rungs.index(focal), protocol.rungs.index(field)))}
+            "outcomes": _encode(game_outcomes(outcomes, len(protocol.rungs), protocol.rungs.index(field)))}
     if field not in protocol.search_rungs and len(outcomes) >= protocol.quick_games:
         cell["quick"] = FieldSummary.of(outcomes[:protocol.quick_games]).to_dict()
     return cell
@@ -128,7 +146,7 @@ class Ladder:
 def fit_ladder(protocol: RatingProtocol, cells: dict[tuple[str, str], dict]) -> StrengthFit:
     counts: Counter = Counter()
     for cell in cells.values():
-        counts.update(_decode(cell["outcomes"]))
+        counts.update(cell_counts(protocol, cell))
     fit = fit_strengths(counts, len(protocol.rungs), {protocol.rungs.index(protocol.zero): 0.0})
     if fit.theta[protocol.rungs.index(protocol.thousand)] <= 0:
         raise ValueError(f"protocol {protocol.version}: {protocol.thousand} does not rate above {protocol.zero}; "
@@ -185,6 +203,3 @@ def make_ladder(ruleset: str, protocol: RatingProtocol, workers: int = 1, progre
                 on_cell({"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells})
     return {"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells}
 
-
-def outcome_counts(cell: dict) -> dict[Outcome, int]:
-    return _decode(cell["outcomes"])
