@@ -101,7 +101,7 @@ def test_ladder_ratings_are_fitted_from_its_counts(tiny):
     # refitting the stored counts by hand gives the same strengths
     counts = Counter()
     for cell in ladder.cells.values():
-        counts.update(ladder_module.outcome_counts(cell))
+        counts.update(ladder_module.cell_counts(tiny, cell))
     theta = fit_strengths(counts, len(tiny.rungs), {0: 0.0}).theta
     for i, rung in enumerate(tiny.rungs):
         assert ratings[rung][0] == pytest.approx(1000 * theta[i] / theta[1], abs=1e-6)
@@ -129,10 +129,13 @@ def test_rate_is_deterministic_and_shows_every_rung_on_the_same_deals(tiny):
     assert first.games == 3 * 16 + 4
     low, high = first.rating_ci95
     assert low < first.rating < high
-    # a rung rated as a candidate plays exactly the ladder's games against every field
+    # a rung rated as a candidate plays exactly its ladder games: the card read from the ladder
+    from cardenv.rating.rate import rung_card
+
     heuristic = rate(RULESET, "heuristic", protocol=tiny)
     for row in heuristic.rows:
         assert row.candidate == row.rungs["heuristic"]
+    assert heuristic.to_dict() == rung_card(load_ladder(RULESET, tiny), "heuristic").to_dict()
 
 
 def test_quick_rate_meets_only_the_rungs_that_do_not_search(tiny):

@@ -75,7 +75,8 @@ PRIOR_DRAWS = 2.0
 
 
 def log_likelihood(theta: np.ndarray, counts: Mapping[Outcome, int]) -> float:
-    return float(sum(n * outcome_log_probability(theta, outcome) for outcome, n in counts.items()))
+    # summed in a fixed order: the same games give the same figure to the last bit, however counted
+    return float(sum(n * outcome_log_probability(theta, outcome) for outcome, n in sorted(counts.items())))
 
 
 def met_pairs(counts: Mapping[Outcome, int]) -> list[tuple[int, int]]:

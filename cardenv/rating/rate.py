@@ -21,7 +21,7 @@ import numpy as np
 from cardenv.agents.specs import make_agent
 from cardenv.core.version import __version__
 from cardenv.eval.tournament import run_tournament
-from cardenv.rating.ladder import Z95, FieldSummary, Ladder, game_outcomes, load_ladder
+from cardenv.rating.ladder import Z95, FieldSummary, Ladder, cell_counts, game_outcomes, load_ladder
 from cardenv.rating.plackett_luce import fit_strengths
 from cardenv.rating.protocol import PROTOCOL, RatingProtocol
 
@@ -114,12 +114,32 @@ def rate_ruleset(ruleset: str, agent: str, quick: bool = False, protocol: Rating
                              {focal: ladder.summary(focal, rung, quick) for focal in protocol.rungs}))
         if report is not None:
             report(f"{ruleset}: {agent} vs 3 x {rung}: {result.win_share:.3f} over {result.games} games")
+    return score_card(ladder, agent, quick, counts, rows,
+                      command or rating_command([ruleset], agent, quick, protocol))
+
+
+def score_card(ladder: Ladder, agent: str, quick: bool, counts: Counter, rows: list[FieldRow],
+               command: str) -> ScoreCard:
+    """The card of ``agent`` from its finishing orders (``counts``, the agent as player
+    ``len(rungs)``) and its rows."""
     rating, half = place_on_ladder(ladder, counts)
     ratings = ladder.ratings()
     outside = not min(r for r, _ in ratings.values()) <= rating <= max(r for r, _ in ratings.values())
-    return ScoreCard(ruleset, agent, protocol, quick, rating, (rating - half, rating + half), outside,
-                     sum(counts.values()), rows, ratings,
-                     command or rating_command([ruleset], agent, quick, protocol))
+    return ScoreCard(ladder.ruleset, agent, ladder.protocol, quick, rating, (rating - half, rating + half), outside,
+                     sum(counts.values()), rows, ratings, command)
+
+
+def rung_card(ladder: Ladder, rung: str) -> ScoreCard:
+    """The full score card of one of the ladder's rungs, read from the ladder: the games
+    ``cardenv rate`` would play for it are exactly its ladder games."""
+    protocol = ladder.protocol
+    counts: Counter = Counter()
+    rows = []
+    for field in protocol.fields():
+        counts.update(cell_counts(protocol, ladder.cells[(rung, field)], len(protocol.rungs)))
+        rows.append(FieldRow(field, ladder.summary(rung, field), {focal: ladder.summary(focal, field)
+                                                                   for focal in protocol.rungs}))
+    return score_card(ladder, rung, False, counts, rows, rating_command([ladder.ruleset], rung, False, protocol))
 
 
 def write_json(cards: Sequence[ScoreCard], path: str) -> str:
