@@ -18,8 +18,11 @@ file, the sizes found and those expected).
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
+from cardenv.agents.ppo import _derived_size, derived_pieces_missing
 from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.core.extras import require_extra
 
@@ -28,6 +31,12 @@ MASK_INPUT = "action_mask"
 SAMPLE = "sample"
 OPTIONS = (SAMPLE,)
 """What may follow ``#`` in an onnx spec."""
+RULESET_KEY = "cardenv.ruleset"
+"""Metadata of an exported network (:func:`cardenv.train.export.export_onnx`): the ruleset it plays."""
+ENV_KWARGS_KEY = "cardenv.env_kwargs"
+"""Metadata: the env options (JSON) its policy was trained with; pieces they add that the
+env lacks and that are worked out from the rest (a ruleset's ``derived_pieces``, say
+``match_hints``) are appended by the agent, as ``ppo:FILE`` does."""
 
 
 def split_argument(argument: str) -> tuple[str, str | None]:
@@ -69,12 +78,31 @@ class ONNXAgent(Agent):
         self.sample = sample
         self.name = f"onnx:{path}" + (f"#{SAMPLE}" if sample else "")
         self.session = _load_session(path)
-        self._observation_size = info.layout.size
+        self.derived = self._derived_pieces(info)
+        self._observation_size = info.layout.size + _derived_size(info, self.derived)
         self._actions = len(info.action_table)
         self._check_signature(info)
         self._observation_batch = np.zeros((1, self._observation_size), dtype=np.float32)
         self._feed = {OBSERVATION_INPUT: self._observation_batch}
         self._check_output(info)
+
+    def _derived_pieces(self, info: RulesetInfo) -> tuple:
+        metadata = self.session.get_modelmeta().custom_metadata_map
+        exported_for = metadata.get(RULESET_KEY)
+        if exported_for and exported_for != info.name:
+            raise ValueError(f"onnx model {self.path!r} was exported for {exported_for}, not {info.name}")
+        try:
+            trained_on = json.loads(metadata.get(ENV_KWARGS_KEY) or "{}")
+        except ValueError:
+            raise ValueError(f"onnx model {self.path!r}: its {ENV_KWARGS_KEY} metadata is not JSON") from None
+        return tuple(derive for _, derive in derived_pieces_missing(info, trained_on))
+
+    def _vector(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """The vector the network reads: the observation, and the derived pieces it was trained with."""
+        vector = observation["observation"]
+        if self.derived:
+            return np.concatenate([vector, *(derive(self.info.layout, vector) for derive in self.derived)])
+        return vector
 
     def _expected(self, info: RulesetInfo) -> str:
         return f"{info.name} with {info.env_kwargs or 'default options'}"
@@ -136,7 +164,7 @@ class ONNXAgent(Agent):
 
     def logits(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """The network's output for one observation (unmasked)."""
-        return self._run(observation["observation"], observation["action_mask"])
+        return self._run(self._vector(observation), observation["action_mask"])
 
     def probabilities(self, observation, state, seat) -> np.ndarray:
         """The softmax of the logits over the legal actions (zero elsewhere), in float64:
