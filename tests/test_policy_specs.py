@@ -262,6 +262,8 @@ def _decisions(ruleset: str, specs: tuple[str, str], decisions: int):
             action = reference.act(observation, env.game, seat)
             yield observation, action, other.act(observation, env.game, seat), (reference, other), env.game, seat
             seen += 1
+            if seen == decisions:
+                return
             env.step(action)
 
 
