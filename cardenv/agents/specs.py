@@ -11,7 +11,10 @@ Agent specs are strings ``name`` or ``name:argument`` — ``ismcts:200`` (simula
 move; ``ismcts:30@ppo:pretrained`` searches with the shipped policy as its prior),
 ``ppo:runs/RULESET/final_model.zip`` (model file), ``ppo:pretrained`` (the policy
 shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
-``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
+``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra),
+``python:MODULE:NAME`` (a function or protocol class of the user's, in a module or ``.py``
+file: :mod:`cardenv.agents.python_policy`), ``onnx:FILE`` or ``onnx:FILE#sample`` (a network
+from any framework; needs the ``onnx`` extra: :mod:`cardenv.agents.onnx_policy`).
 Specs joined by ``|`` are a mixture, one of them drawn per game (``heuristic|heuristic_no_call``).
 
 The other seats of a table are given the same way everywhere (``cardenv eval --field``,
