@@ -206,6 +206,24 @@ def test_onnx_plays_the_most_likely_legal_action_and_samples_from_the_seeded_gen
     assert all(mask[a] for row in draws for a in row)
 
 
+def test_an_onnx_agent_copies_and_pickles(tmp_path):
+    import copy
+    import pickle
+
+    pytest.importorskip("onnxruntime")
+    info = ruleset_info("cut_v0")
+    agent = make_agent(f"onnx:{network_for('cut_v0', tmp_path)}#sample", info, np.random.default_rng(2))
+    env = make_raw_env("cut_v0")
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    for copier in (copy.deepcopy, lambda a: pickle.loads(pickle.dumps(a))):
+        copied = copier(agent)  # the generator's state too: it samples what the original samples
+        assert copied.session is not agent.session
+        np.testing.assert_array_equal(copied.logits(observation), agent.logits(observation))
+        assert [copied.act(observation, env.game, 0) for _ in range(20)] == \
+            [agent.act(observation, env.game, 0) for _ in range(20)]
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_new_specs_are_search_priors(ruleset, tmp_path, policy_file):
     pytest.importorskip("onnxruntime")

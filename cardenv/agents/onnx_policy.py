@@ -86,6 +86,15 @@ class ONNXAgent(Agent):
         self._feed = {OBSERVATION_INPUT: self._observation_batch}
         self._check_output(info)
 
+    def __getstate__(self) -> dict:
+        """Copies and pickles (a search may copy its players) reload the network from its file."""
+        return {**self.__dict__, "session": None, "_feed": None}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.session = _load_session(self.path)
+        self._feed = {OBSERVATION_INPUT: self._observation_batch}
+
     def _derived_pieces(self, info: RulesetInfo) -> tuple:
         metadata = self.session.get_modelmeta().custom_metadata_map
         exported_for = metadata.get(RULESET_KEY)
