@@ -234,8 +234,8 @@ def test_new_specs_are_search_priors(ruleset, tmp_path, policy_file):
 
 def test_new_specs_are_single_seat_opponents_and_play_opponents(tmp_path, policy_file):
     pytest.importorskip("onnxruntime")
-    from cardenv.train import SingleSeatEnv
     from cardenv.human.play import play
+    from cardenv.train import SingleSeatEnv
 
     opponents = [f"onnx:{network_for('cut_v0', tmp_path)}", f"python:{policy_file}:RandomLegal",
                  f"python:{policy_file}:lowest_legal"]
@@ -363,8 +363,8 @@ def _bad_specs(policy_file: str, tmp_path) -> list[tuple[list[str], str]]:
          "(after '#' it takes sample, not 'greedy')"),
         (["eval", "onefifty_v0", "--agent", "onnx"], "the onnx agent needs a model file"),
         (["eval", "onefifty_v0", "--agent", f"onnx:{wrong_size}"],
-         f"onnx model '{wrong_size}' takes observations of shape ['batch', {size + 5}], but onefifty_v0 with "
-         f"default options has observations of size {size}"),
+         (f"onnx model '{wrong_size}' takes observations of shape ['batch', {size + 5}], but onefifty_v0 with "
+          f"default options has observations of size {size}")),
         (["eval", "onefifty_v0", "--agent", "heuristic", "--field", f"random,onnx:{wrong_size},random"],
          "takes observations of shape"),
         (["eval", "onefifty_v0", "--agent", f"ismcts:5@onnx:{wrong_size}"], "takes observations of shape"),

@@ -60,7 +60,7 @@ def _load_session(path: str):
     options.log_severity_level = 3
     try:
         return onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    except Exception as error:  # onnxruntime's own exception types
+    except Exception as error:  # noqa: BLE001 - onnxruntime's own exception types
         detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ValueError(f"onnx model {path!r} cannot be loaded: {detail}") from None
 
@@ -155,7 +155,7 @@ class ONNXAgent(Agent):
         mask = np.ones(self._actions, dtype=np.int8)
         try:
             logits = self._run(np.zeros(self._observation_size, dtype=np.float32), mask)
-        except Exception as error:  # onnxruntime's: a size the graph's inside does not accept
+        except Exception as error:  # noqa: BLE001 - onnxruntime's: a size the graph's inside does not accept
             detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             raise ValueError(f"onnx model {self.path!r} fails on an observation of size {self._observation_size} "
                              f"({self._expected(info)}): {detail}") from None

@@ -90,7 +90,7 @@ def _import(module: str, spec: str):
         return loader(module)
     except ValueError:
         raise
-    except Exception as error:  # the user's module raised while importing: one line naming it
+    except Exception as error:  # noqa: BLE001 - the user's module raised while importing: one line naming it
         detail = str(error).splitlines()[0] if str(error) else ""
         raise ValueError(f"importing {module!r} (in {spec!r}) failed: {type(error).__name__}: {detail}") from None
 

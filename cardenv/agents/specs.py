@@ -114,7 +114,8 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "onnx": _make_onnx,
 }
 AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
-               "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, onnx:FILE[#sample], or several joined by | (one drawn per game)")
+               "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, "
+               "onnx:FILE[#sample], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib", "onnx": "onnx"}
 """Agents that need an optional dependency: name -> the extra that brings it."""
