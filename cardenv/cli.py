@@ -385,6 +385,7 @@ def _run_play(args) -> int:
                          f"got {args.seat}")
     opponents = seats_of(args.opponents, n, "--opponents", args.ruleset)
     check_specs(opponents)
+    check_agents(opponents, args.ruleset, env_kwargs)  # a network of the wrong size: an error before the game
     return play(args.ruleset, args.seat, opponents, args.seed, env_kwargs,
                 style=CardStyle.for_stream(sys.stdout, args.ascii), save=args.save)
 
