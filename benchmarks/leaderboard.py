@@ -2,8 +2,8 @@
 
     python benchmarks/leaderboard.py --rulesets onefifty_v0 --agents random heuristic_no_call --record
 
-Each ruleset's table lists the protocol's rungs, rated by their ladder (the games stored
-with the package, their interval that of the ladder's own fit), and every agent of
+Each ruleset's table lists the protocol's rungs, rated on their ladder games (those that
+``cardenv rate`` plays for them, stored with the package), and every agent of
 ``--agents`` rated as ``cardenv rate`` rates it (``--quick``: the quick mode, marked so
 in the table). An entry carries its rating, interval, games, the ``cardenv rate`` command
 that reproduces it, cardenv's version, and how long the rating took (seconds, with
@@ -26,22 +26,23 @@ import results  # noqa: E402  (benchmarks/results.py: the results pages)
 from cardenv.core.version import __version__  # noqa: E402
 from cardenv.rating.ladder import ladder_rulesets, load_ladder  # noqa: E402
 from cardenv.rating.protocol import PROTOCOL, get_protocol  # noqa: E402
-from cardenv.rating.rate import rate, rating_command  # noqa: E402
+from cardenv.rating.rate import rate, rating_command, rung_card  # noqa: E402
 
 
 def rung_entries(ruleset: str, protocol) -> list[dict]:
+    """The rungs' full score cards, read from the ladder (their ``cardenv rate`` games are
+    exactly their ladder games)."""
     ladder = load_ladder(ruleset, protocol)
-    games = {rung: sum(c["games"] for (focal, _), c in ladder.cells.items() if focal == rung)
-             for rung in protocol.rungs}
-    return [{"agent": rung, "rating": rating, "rating_ci95": [rating - half, rating + half], "mode": "rung",
-             "games": games[rung], "command": f"python benchmarks/ladder.py --rulesets {ruleset}",
-             "cardenv_version": __version__} for rung, (rating, half) in ladder.ratings().items()]
+    return [{**card_entry(rung_card(ladder, rung)), "mode": "rung"} for rung in protocol.rungs]
 
 
-def card_entry(card, seconds: float, workers: int) -> dict:
-    return {"agent": card.agent, "rating": card.rating, "rating_ci95": list(card.rating_ci95),
-            "mode": "quick" if card.quick else "full", "games": card.games, "command": card.command,
-            "cardenv_version": card.cardenv_version, "seconds": round(seconds), "workers": workers}
+def card_entry(card, seconds: float | None = None, workers: int = 1) -> dict:
+    entry = {"agent": card.agent, "rating": card.rating, "rating_ci95": list(card.rating_ci95),
+             "mode": "quick" if card.quick else "full", "games": card.games, "command": card.command,
+             "cardenv_version": card.cardenv_version}
+    if seconds is not None:
+        entry.update(seconds=round(seconds), workers=workers)
+    return entry
 
 
 def main(argv: list[str] | None = None) -> int:

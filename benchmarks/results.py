@@ -308,7 +308,7 @@ def render_leaderboard(data: dict) -> list[str]:
     body = []
     for place, e in enumerate(data["entries"], 1):
         low, high = e["rating_ci95"]
-        mode = {"rung": "ladder rung", "full": "full", "quick": "quick"}[e["mode"]]
+        mode = {"rung": "full (ladder rung)", "full": "full", "quick": "quick"}[e["mode"]]
         took = "" if "seconds" not in e else f"{e['seconds'] / 60:.1f} ({e['workers']})"
         body.append([str(place), f"`{e['agent']}`", f"{e['rating']:.0f}", f"[{low:.0f}, {high:.0f}]", mode,
                      str(e["games"]), took, e["cardenv_version"], f"`{e['command']}`"])
@@ -317,7 +317,8 @@ def render_leaderboard(data: dict) -> list[str]:
                  "command"], body) + [
         "", f"Protocol {data['protocol']}: `{data['zero']}` rates 0, `{data['thousand']}` 1000. Between two "
             f"players 100 points apart, the stronger finishes above the other with probability {above:.2f} "
-            f"(Plackett–Luce); a rung's interval is its ladder's fit, another agent's its own games'."]
+            f"(Plackett–Luce). Every interval is that of the agent's own games, the ladder held fixed; a "
+            "rung's games are its ladder games, played once."]
 
 
 RENDERERS: dict[str, Callable[[object], list[str]]] = {

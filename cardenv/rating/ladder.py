@@ -181,6 +181,19 @@ def ladder_rulesets(protocol: RatingProtocol = PROTOCOL, directory: Path | None 
     return sorted(path.stem for path in (directory / f"v{protocol.version}").glob("*.json"))
 
 
+def one_blas_thread():
+    """One BLAS thread while the games play: a policy's forward pass is a batch-1 matrix
+    product, and BLAS helper threads only wait for a time slice on cores that play games
+    (threadpoolctl, in the ``rate`` extra; without it, nothing changes)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return threadpool_limits(limits=1)
+
+
 def make_ladder(ruleset: str, protocol: RatingProtocol, workers: int = 1, progress: bool = False,
                 report: Callable[[str], None] = print, done: Sequence[dict] = (),
                 on_cell: Callable[[dict], None] | None = None) -> dict:
@@ -189,6 +202,12 @@ def make_ladder(ruleset: str, protocol: RatingProtocol, workers: int = 1, progre
     ``on_cell`` gets the ladder so far after each cell played."""
     kept = {(c["focal"], c["field"]): c for c in done}
     cells = []
+    with one_blas_thread():
+        _play_cells(ruleset, protocol, workers, progress, report, kept, cells, on_cell)
+    return {"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells}
+
+
+def _play_cells(ruleset, protocol, workers, progress, report, kept, cells, on_cell) -> None:
     for focal in protocol.rungs:
         for field in protocol.rungs:
             if (focal, field) in kept:
@@ -201,5 +220,4 @@ def make_ladder(ruleset: str, protocol: RatingProtocol, workers: int = 1, progre
                    f"({result.seconds:.0f} s)")
             if on_cell is not None:
                 on_cell({"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells})
-    return {"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells}
 

@@ -21,7 +21,7 @@ import numpy as np
 from cardenv.agents.specs import make_agent
 from cardenv.core.version import __version__
 from cardenv.eval.tournament import run_tournament
-from cardenv.rating.ladder import Z95, FieldSummary, Ladder, cell_counts, game_outcomes, load_ladder
+from cardenv.rating.ladder import Z95, FieldSummary, Ladder, cell_counts, game_outcomes, load_ladder, one_blas_thread
 from cardenv.rating.plackett_luce import fit_strengths
 from cardenv.rating.protocol import PROTOCOL, RatingProtocol
 
@@ -105,15 +105,16 @@ def rate_ruleset(ruleset: str, agent: str, quick: bool = False, protocol: Rating
     candidate = len(protocol.rungs)
     counts: Counter = Counter()
     rows = []
-    for rung in protocol.fields(quick):
-        games = protocol.games_against(rung, quick)
-        result = run_tournament(ruleset, agent, rung, games, seed=protocol.seed, progress=progress,
-                                agent_factory=agent_factory, workers=workers, ray_address=ray_address)
-        counts.update(game_outcomes(result.outcomes, candidate, protocol.rungs.index(rung)))
-        rows.append(FieldRow(rung, FieldSummary.of(result.outcomes),
-                             {focal: ladder.summary(focal, rung, quick) for focal in protocol.rungs}))
-        if report is not None:
-            report(f"{ruleset}: {agent} vs 3 x {rung}: {result.win_share:.3f} over {result.games} games")
+    with one_blas_thread():
+        for rung in protocol.fields(quick):
+            result = run_tournament(ruleset, agent, rung, protocol.games_against(rung, quick), seed=protocol.seed,
+                                    progress=progress, agent_factory=agent_factory, workers=workers,
+                                    ray_address=ray_address)
+            counts.update(game_outcomes(result.outcomes, candidate, protocol.rungs.index(rung)))
+            rows.append(FieldRow(rung, FieldSummary.of(result.outcomes),
+                                 {focal: ladder.summary(focal, rung, quick) for focal in protocol.rungs}))
+            if report is not None:
+                report(f"{ruleset}: {agent} vs 3 x {rung}: {result.win_share:.3f} over {result.games} games")
     return score_card(ladder, agent, quick, counts, rows,
                       command or rating_command([ruleset], agent, quick, protocol))
 
