@@ -2,7 +2,8 @@
 
     python benchmarks/leaderboard.py --rulesets onefifty_v0 --agents random heuristic_no_call --record
 
-Each ruleset's table lists the protocol's rungs, rated on their ladder games (those that
+Each ruleset's table shows the ladder (every rung's win share against three copies of
+every rung) and lists the protocol's rungs, rated on their ladder games (those that
 ``cardenv rate`` plays for them, stored with the package), and every agent of
 ``--agents`` rated as ``cardenv rate`` rates it (``--quick``: the quick mode, marked so
 in the table). An entry carries its rating, interval, games, the ``cardenv rate`` command
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(1)  # batch-1 inference (ppo:pretrained): extra threads only spin
     for ruleset in args.rulesets or ladder_rulesets(protocol):
         table_id = f"leaderboard_{ruleset}"
+        ladder = load_ladder(ruleset, protocol)
         old = results.table(results.load("leaderboard"), table_id)
         entries = {(e["agent"], e["mode"]): e for e in (old["data"]["entries"] if old else []) if e["mode"] != "rung"}
         for entry in rung_entries(ruleset, protocol):
@@ -71,8 +73,10 @@ def main(argv: list[str] | None = None) -> int:
         def save() -> None:
             ranked = sorted(entries.values(), key=lambda e: -e["rating"])
             data = {"ruleset": ruleset, "protocol": protocol.version, "zero": protocol.zero,
-                    "thousand": protocol.thousand, "points_per_strength": load_ladder(ruleset, protocol).scale,
-                    "entries": ranked}
+                    "thousand": protocol.thousand, "points_per_strength": ladder.scale, "entries": ranked,
+                    "ladder": [{"focal": focal, "field": field, "win_share": cell["win_share"],
+                                "ci95": cell["win_share_ci95"], "games": cell["games"]}
+                               for (focal, field), cell in ladder.cells.items()]}
             for e in ranked:
                 print(f"{ruleset}  {e['agent']:<28} {e['rating']:7.0f} [{e['rating_ci95'][0]:.0f}, "
                       f"{e['rating_ci95'][1]:.0f}] {e['mode']}", flush=True)

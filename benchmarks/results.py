@@ -318,7 +318,18 @@ def render_leaderboard(data: dict) -> list[str]:
         "", f"Protocol {data['protocol']}: `{data['zero']}` rates 0, `{data['thousand']}` 1000. Between two "
             f"players 100 points apart, the stronger finishes above the other with probability {above:.2f} "
             f"(Plackett–Luce). Every interval is that of the agent's own games, the ladder held fixed; a "
-            "rung's games are its ladder games, played once."]
+            "rung's games are its ladder games, played once.", ""] + render_ladder(data["ladder"])
+
+
+def render_ladder(cells: list[dict]) -> list[str]:
+    """The ladder: each rung's win share against three copies of each rung (95% interval, games)."""
+    rungs = list(dict.fromkeys(c["focal"] for c in cells))
+    share = {(c["focal"], c["field"]): c for c in cells}
+    body = [[f"`{focal}`", *(f"{share[(focal, field)]['win_share']:.3f} [{share[(focal, field)]['ci95'][0]:.2f}, "
+                             f"{share[(focal, field)]['ci95'][1]:.2f}] ({share[(focal, field)]['games']})"
+                             for field in rungs)] for focal in rungs]
+    return ["The ladder: the row's win share against three copies of the column's (95% Wilson interval, games).",
+            ""] + rows(["row vs 3 ×", *(f"`{rung}`" for rung in rungs)], body)
 
 
 RENDERERS: dict[str, Callable[[object], list[str]]] = {

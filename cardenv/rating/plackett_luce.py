@@ -50,24 +50,25 @@ def count_outcomes(outcomes: Iterable[Outcome]) -> Counter:
 
 
 def outcome_log_probability(theta: np.ndarray, outcome: Outcome) -> float:
-    """``log P(outcome)`` under the strengths ``theta``."""
-    weights = np.exp(theta - theta.max())  # the probability is invariant to a common shift
-    remaining = float(sum(weights[p] for group in outcome for p in group))
+    """``log P(outcome)`` under the strengths ``theta`` (in log space throughout: no
+    strength is too far from the others to count)."""
+    remaining = [theta[p] for group in outcome for p in group]
     total = 0.0
     for group in outcome[:-1]:  # the last group takes the last places with probability 1
         if len(group) == 1:
-            share = weights[group[0]] / remaining
+            total += theta[group[0]] - np.logaddexp.reduce(remaining)
         else:
-            share = 0.0
+            orders = []
             for order in itertools.permutations(group):
-                left, probability = remaining, 1.0
+                left, log_probability = list(remaining), 0.0
                 for p in order:
-                    probability *= weights[p] / left
-                    left -= weights[p]
-                share += probability
-        total += np.log(share)
-        remaining -= float(sum(weights[p] for p in group))
-    return total
+                    log_probability += theta[p] - np.logaddexp.reduce(left)
+                    left.remove(theta[p])
+                orders.append(log_probability)
+            total += np.logaddexp.reduce(orders)
+        for p in group:
+            remaining.remove(theta[p])
+    return float(total)
 
 
 PRIOR_DRAWS = 2.0
