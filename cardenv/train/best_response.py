@@ -119,7 +119,8 @@ def paired_interval(differences: np.ndarray, z: float = Z95) -> tuple[float, flo
 
 
 def best_response_config(ruleset: str, target: str, timesteps: int, recipe: str, seed: int, output_dir: str,
-                         env_kwargs: dict | None = None, progress: bool = False, overwrite: bool = False) -> TrainConfig:
+                         env_kwargs: dict | None = None, progress: bool = False,
+                         overwrite: bool = False) -> TrainConfig:
     """The training run of a best response: the recipe's flags, no periodic evaluation or
     checkpoints (the evaluation is :func:`train_best_response`'s)."""
     return TrainConfig(ruleset=ruleset, opponent=target, total_timesteps=timesteps, seed=seed, output_dir=output_dir,
