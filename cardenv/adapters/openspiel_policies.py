@@ -78,8 +78,8 @@ class AgentExploitability:
 
 
 def mini_ruleset(ruleset_or_mini: str) -> str:
-    """The ruleset whose mini variant is meant: a ruleset with one (``cut_v0``) or the
-    mini game's name (``cardenv_cut_mini``); one-line ValueError for anything else."""
+    """The ruleset whose mini variant is meant: a ruleset with one (``<game>_v0``) or the
+    mini game's name (``cardenv_<game>_mini``); one-line ValueError for anything else."""
     by_game = {game_name(ruleset, mini=True): ruleset for ruleset in MINI_VARIANTS}
     if isinstance(ruleset_or_mini, str):
         if ruleset_or_mini in MINI_VARIANTS:
@@ -187,7 +187,7 @@ def _sampled_distribution(agent, state: CardenvState, seat: int, seed: int, samp
 
 def agent_exploitability(ruleset_or_mini: str, spec: str, seed: int = 0, samples: int = 1) -> AgentExploitability:
     """The exact exploitability of the agent ``spec`` playing every seat of a mini variant
-    (``cut_v0`` or ``cardenv_cut_mini``; :data:`cardenv.MINI_VARIANTS`). ``samples``: the
+    (``<game>_v0`` or ``cardenv_<game>_mini``; :data:`cardenv.MINI_VARIANTS`). ``samples``: the
     agent's draws per information state, for an agent that draws from its generator (see
     the module docstring). One-line ValueError for a ruleset without a mini variant, a bad
     spec (or one made for another game, such as a model trained on the full ruleset)."""
