@@ -26,6 +26,7 @@ import numpy as np
 
 from cardenv.agents.specs import parse_spec
 from cardenv.core import validation
+from cardenv.core.extras import require_extra
 from cardenv.envs.info import ruleset_info
 from cardenv.eval.intervals import wilson_interval
 from cardenv.eval.tournament import TournamentResult, run_tournament
@@ -71,7 +72,8 @@ class BestResponseResult:
     seed: int
     timesteps: int  # learner steps trained (whole rollouts)
     games: int  # evaluation games of each side (whole seat rotations)
-    win_share: float  # the best response's, against 3 × target
+    players: int  # the target plays every seat but one: players - 1 copies
+    win_share: float  # the best response's, against the target in every other seat
     win_share_ci95: tuple[float, float]  # Wilson score
     target_share: float  # the target's in the same seat on the same deals (its self-play share)
     target_share_ci95: tuple[float, float]
@@ -92,7 +94,7 @@ class BestResponseResult:
         glow, ghigh = self.gain_ci95
         return (f"A best response trained for {self.timesteps:,} steps ({self.recipe} recipe, seed {self.seed}) won "
                 f"{self.win_share:.3f} [{low:.3f}, {high:.3f}] of {self.games:,} games of {self.ruleset} against "
-                f"3 × {self.target}, which itself wins {self.target_share:.3f} on the same deals (gain "
+                f"{self.players - 1} × {self.target}, which itself wins {self.target_share:.3f} on the same deals (gain "
                 f"{self.gain:+.3f} [{glow:+.3f}, {ghigh:+.3f}]): a lower bound on how exploitable {self.target} is, "
                 f"since a longer or better training may find more.")
 
@@ -147,15 +149,13 @@ def train_best_response(ruleset: str, target_spec: str, timesteps: int = EXPLOIT
                         seed: int = 0, games: int = EXPLOIT_GAMES, output_dir: str | Path | None = None,
                         env_kwargs: dict | None = None, progress: bool = False,
                         overwrite: bool = False) -> BestResponseResult:
-    """Train a best response to ``target_spec`` on ``ruleset`` and measure it (see the
-    module docstring). ``timesteps`` is rounded up to whole rollouts of 4,096.
+    """Train a best response to ``target_spec`` on ``ruleset`` (in one seat, the target in
+    every other) and measure it (see the module docstring). ``timesteps`` is rounded up to whole rollouts of 4,096.
     ``output_dir`` keeps the run's folder (the model, its learning curve; a folder that
     holds a run needs ``overwrite``); without it the run is made in a temporary folder
     and deleted. Every argument is checked before anything is trained (one-line
     TypeError or ValueError; :class:`cardenv.core.extras.MissingExtra` without the
     ``train`` extra). The same arguments give the same result."""
-    from cardenv.core.extras import require_extra
-
     check_best_response(ruleset, target_spec, timesteps, recipe, seed, games, env_kwargs)
     require_extra("train", "a best response")
     if output_dir is None:
@@ -167,10 +167,9 @@ def train_best_response(ruleset: str, target_spec: str, timesteps: int = EXPLOIT
 
 
 def _run(ruleset, target, timesteps, recipe, seed, games, out: Path, env_kwargs, progress, overwrite, keep):
-    from cardenv.train.trainer import check_run, train
+    from cardenv.train.trainer import train
 
     config = best_response_config(ruleset, target, timesteps, recipe, seed, str(out), env_kwargs, progress, overwrite)
-    check_run(config)
     started = time.perf_counter()
     summary = train(config, evaluate=False)
     train_seconds = time.perf_counter() - started
@@ -191,7 +190,8 @@ def _result(config: TrainConfig, recipe: str, timesteps: int, mine: TournamentRe
     differences = np.array([a - b for a, b in pairs])
     return BestResponseResult(
         ruleset=config.ruleset, target=config.opponent, env_kwargs=dict(config.env_kwargs), recipe=recipe,
-        seed=config.seed, timesteps=int(timesteps), games=mine.games, win_share=mine.win_share,
+        seed=config.seed, timesteps=int(timesteps), games=mine.games,
+        players=ruleset_info(config.ruleset, **config.env_kwargs).num_players, win_share=mine.win_share,
         win_share_ci95=mine.win_share_ci95, target_share=theirs.win_share,
         target_share_ci95=wilson_interval(sum(b for _, b in pairs), theirs.games),
         gain=float(differences.mean()), gain_ci95=paired_interval(differences),
