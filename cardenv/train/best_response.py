@@ -95,8 +95,8 @@ class BestResponseResult:
         return (f"A best response trained for {self.timesteps:,} steps ({self.recipe} recipe, seed {self.seed}) won "
                 f"{self.win_share:.3f} [{low:.3f}, {high:.3f}] of {self.games:,} games of {self.ruleset} against "
                 f"{self.players - 1} × {self.target}, which itself wins {self.target_share:.3f} on the same deals "
-                f"(gain {self.gain:+.3f} [{glow:+.3f}, {ghigh:+.3f}]): a lower bound on how exploitable {self.target} is, "
-                f"since a longer or better training may find more.")
+                f"(gain {self.gain:+.3f} [{glow:+.3f}, {ghigh:+.3f}]): a lower bound on how exploitable "
+                f"{self.target} is, since a longer or better training may find more.")
 
     def to_dict(self, with_games: bool = False) -> dict:
         """The figures as JSON-ready values (the per-deal shares with ``with_games``)."""
