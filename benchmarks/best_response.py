@@ -31,9 +31,9 @@ import shlex
 import sys
 from pathlib import Path
 
-from cardenv.envs.info import ruleset_info
 from cardenv.train.best_response import RECIPES, check_best_response, train_best_response
 from cardenv.train.config import parse_env_args
+
 
 def measure(ruleset: str, target: str, timesteps: int, recipe: str, seed: int, games: int, runs: Path,
             env_kwargs: dict | None = None) -> dict:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pyspiel
@@ -101,7 +101,7 @@ class _Tree:
     seconds: float
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tree(ruleset: str) -> _Tree:
     started = time.perf_counter()
     cached = pyspiel.load_game(f"cached_tree(game={game_name(ruleset, mini=True)}())")
