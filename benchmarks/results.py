@@ -304,12 +304,30 @@ def render_openspiel_mini(data: dict) -> list[str]:
     return lines + ["", "The agents measured: " + ", ".join(f"`{a}`" for a in agents) + "."]
 
 
+def render_leaderboard(data: dict) -> list[str]:
+    body = []
+    for place, e in enumerate(data["entries"], 1):
+        low, high = e["rating_ci95"]
+        mode = {"rung": "full (ladder rung)", "full": "full", "quick": "quick"}[e["mode"]]
+        took = "" if "seconds" not in e else f"{e['seconds'] / 60:.1f} ({e['workers']})"
+        body.append([str(place), f"`{e['agent']}`", f"{e['rating']:.0f}", f"[{low:.0f}, {high:.0f}]", mode,
+                     str(e["games"]), took, e["cardenv_version"], f"`{e['command']}`"])
+    above = 1 / (1 + math.exp(-100 / data["points_per_strength"]))
+    return rows(["#", "agent", "rating", "95% interval", "how", "games", "minutes (processes)", "cardenv",
+                 "command"], body) + [
+        "", f"Protocol {data['protocol']}: `{data['zero']}` rates 0, `{data['thousand']}` 1000. Between two "
+            f"players 100 points apart, the stronger finishes above the other with probability {above:.2f} "
+            f"(Plackett–Luce). Every interval is that of the agent's own games, the ladder held fixed; a "
+            "rung's games are its ladder games, played once."]
+
+
 RENDERERS: dict[str, Callable[[object], list[str]]] = {
     "bench_envs": render_bench_envs, "bench_parts": render_bench_parts, "bench_players": render_bench_players,
     "bench_training": render_bench_training, "bench_scaling": render_bench_scaling,
     "bench_search": render_bench_search, "strength_matrix": render_strength_matrix,
     "win_shares": render_win_shares, "openspiel_ismcts": render_openspiel_ismcts,
     "best_response": render_best_response, "openspiel_mini": render_openspiel_mini,
+    "leaderboard": render_leaderboard,
 }
 
 

@@ -23,6 +23,33 @@ for _name in ruleset_names():
 MINI_VARIANTS = mini_variants()
 """Per ruleset, the options of its mini variant: a game small enough to solve exactly."""
 
-__all__ = ["ENV_IDS", "__version__", "MINI_VARIANTS", "RULESETS", "register_envs", *ruleset_names()]
+
+
+def rate(ruleset: str, agent: str, **options):
+    """Rate ``agent`` (an agent spec: ``"heuristic"``, ``"ppo:model.zip"``,
+    ``"python:my_agent.py:act"``, ``"onnx:policy.onnx"``...) on ``ruleset``: its score card
+    (:class:`cardenv.rating.rate.ScoreCard`), as ``cardenv rate`` prints it. ``options`` are
+    :func:`cardenv.rating.rate.rate`'s: ``quick``, ``protocol``, ``workers``,
+    ``ray_address``, ``progress``, ``exploit``, ``mini``. Needs the ``rate`` extra."""
+    from cardenv.core.extras import require_extra
+    from cardenv.rating.rate import rate as rate_agent
+
+    require_extra("rate", "cardenv.rate")
+    return rate_agent(ruleset, agent, **options)
+
+
+def compare(ruleset: str, a: str, b: str, **options):
+    """Play agents ``a`` and ``b`` on the same deals, in the same seats, against the same
+    field: the paired difference of their win shares and points per round with 95%
+    intervals (:class:`cardenv.eval.compare.ComparisonResult`). ``options`` are
+    :func:`cardenv.eval.compare.compare`'s: ``field``, ``games``, ``seed``, ``env_kwargs``,
+    ``workers``, ``progress``, ``ray_address``."""
+    from cardenv.eval.compare import compare as compare_agents
+
+    return compare_agents(ruleset, a, b, **options)
+
+
+__all__ = ["ENV_IDS", "__version__", "MINI_VARIANTS", "RULESETS", "compare", "rate", "register_envs",
+           *ruleset_names()]
 
 register_envs()

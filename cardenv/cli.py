@@ -1,10 +1,11 @@
 """The ``cardenv`` command (also ``python -m cardenv``).
 
-Subcommands: ``eval`` (tournaments with confidence intervals), ``play`` (a person at one
-seat), ``replay`` (check and show a recorded game) and ``train`` (MaskablePPO; needs the
-``train`` extra). A user error (an unknown ruleset or agent, a bad option, an output path
-that cannot be written, a missing extra) is one line on stderr, exit status 2, and is found
-before any game is played.
+Subcommands: ``eval`` (tournaments with confidence intervals), ``compare`` (two agents
+head to head on the same deals), ``rate`` (one rating on a fixed ladder), ``play`` (a person at one seat), ``replay`` (check and
+show a recorded game) and ``train`` (MaskablePPO; needs the ``train`` extra). A user
+error (an unknown ruleset or agent, a bad option, an output path that cannot be written,
+a missing extra) is one line on stderr, exit status 2, and is found before any game is
+played.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ Rulesets: {", ".join(ruleset_names())}.
 
   cardenv eval {_EXAMPLE} --agent heuristic --field random_no_call --games 400
   cardenv eval {_OTHER} --agent ismcts:50 --field heuristic --save-games games/
+  cardenv compare {_EXAMPLE} ppo:pretrained heuristic --field heuristic --games 400
+  cardenv rate {_EXAMPLE} --agent ppo:pretrained --quick --png card.png
   cardenv play {_EXAMPLE} --seat 0 --opponents heuristic,heuristic,ismcts --seed 3
   cardenv replay games/game_00000.json --viewer player_1
   cardenv train {_EXAMPLE} --total-timesteps 100000
@@ -205,6 +208,26 @@ def _output_directory(text: str) -> str:
 
 
 # --- eval ---------------------------------------------------------------------------------
+def _add_tournament_options(p, field_default: str, games_help: str) -> None:
+    """The options eval and compare share: --field, --games, --seed, --workers, --ray,
+    --env-arg, --json."""
+    p.add_argument("--field", nargs="+", default=[field_default],
+                   help="one spec for every other seat, or one spec per other seat separated by commas "
+                        "(e.g. heuristic,heuristic,random; spaces separate them too)")
+    p.add_argument("--games", type=_positive, default=2000, help=games_help)
+    p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes playing the games (the results are those of one process)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play the games as Ray tasks (the 'ray' extra): alone, on a new local cluster; with an "
+                        "address ('auto', HOST:PORT), on that running cluster. Same results as one process")
+    p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
+                   help="env option, e.g. num_players=3 (repeatable)")
+    p.add_argument("--json", metavar="FILE", type=_output_file_or_stdout,
+                   help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
+                        "(the table to stderr)")
+
+
 def _add_eval(sub) -> None:
     from cardenv.agents.specs import AGENT_SPECS
 
@@ -217,22 +240,7 @@ def _add_eval(sub) -> None:
     p.add_argument("ruleset", help=RULESETS_HELP)
     p.add_argument("--agent", required=True,
                    help="the candidate's spec, e.g. heuristic, ismcts:100, ppo:model.zip, rllib:CHECKPOINT")
-    p.add_argument("--field", nargs="+", default=["random_no_call"],
-                   help="one spec for every other seat, or one spec per other seat separated by commas "
-                        "(e.g. heuristic,heuristic,random; spaces separate them too)")
-    p.add_argument("--games", type=_positive, default=2000,
-                   help="games (rounded up to a multiple of the player count)")
-    p.add_argument("--seed", type=_seed, default=0, help="game g uses env seed SEED + g")
-    p.add_argument("--workers", type=_positive, default=1,
-                   help="processes playing the games (the results are those of one process)")
-    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                   help="play the games as Ray tasks (the 'ray' extra): alone, on a new local cluster; with an "
-                        "address ('auto', HOST:PORT), on that running cluster. Same results as one process")
-    p.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
-                   help="env option, e.g. num_players=3 (repeatable)")
-    p.add_argument("--json", metavar="FILE", type=_output_file_or_stdout,
-                   help="write the results as JSON to FILE; with '-' the JSON alone goes to stdout "
-                        "(the table to stderr)")
+    _add_tournament_options(p, "random_no_call", "games (rounded up to a multiple of the player count)")
     p.add_argument("--with-games", action="store_true",
                    help="include every game's outcome in the JSON (seat, share, scores: for paired comparisons "
                         "of two agents on the same seeds)")
@@ -241,23 +249,55 @@ def _add_eval(sub) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _run_eval(args) -> int:
+def _connect_ray(args) -> None:
+    """--ray (connect now: the games then play on this Ray) and --workers exclude each other."""
+    if args.ray is not None and args.workers != 1:
+        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
+    if args.ray is not None:
+        from cardenv.eval.distributed import connect
+
+        try:
+            connect(args.ray, "--ray")
+        except ConnectionError as error:
+            raise UsageError(f"--ray {args.ray}: {error}") from None
+
+
+def _prepare_tournament(args, candidates: list[str], report) -> tuple[dict, list[str]]:
+    """The checks and setup eval and compare share, before any game: the specs, the env
+    options (a model's recorded ones updated by --env-arg), the field one spec per other
+    seat, every agent built once, --ray/--workers, and the notices on ``report``.
+    Returns the env options and the field."""
     from cardenv.agents.specs import split_seat_specs
     from cardenv.envs.info import ruleset_info
-    from cardenv.eval import format_table, run_tournament
     from cardenv.eval.tournament import whole_rotations
 
     field = split_seat_specs(args.field)
-    check_specs([args.agent, *field])
-    recorded = trained_options([args.agent, *field], args.ruleset)
+    check_specs([*candidates, *field])
+    recorded = trained_options([*candidates, *field], args.ruleset)
     env_kwargs = check_env(args.ruleset, args.env_arg, recorded)
     field = seats_of(field, ruleset_info(args.ruleset, **env_kwargs).num_players, "--field", args.ruleset)
     n = len(field) + 1
-    if any(spec.startswith(("ppo", "rllib")) for spec in [args.agent, *field]):
+    if any(spec.startswith(("ppo", "rllib")) for spec in [*candidates, *field]):
         import torch
 
         torch.set_num_threads(1)  # batch-1 inference: extra threads only spin (see trainer.py)
-    check_agents([args.agent, *field], args.ruleset, env_kwargs)
+    check_agents([*candidates, *field], args.ruleset, env_kwargs)
+    _connect_ray(args)
+    if recorded:  # said once, so that a model's memory="none" (say) is not a surprise
+        print("env options: " + ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
+              + " (a model's recorded training options, updated by --env-arg)", file=report)
+    games = whole_rotations(args.games, n)
+    if games != args.games:
+        print(f"playing {games} games, not {args.games}: whole rotations of the {n} seats, so that every agent "
+              f"sits in every seat equally often", file=report)
+    return env_kwargs, field
+
+
+def _run_eval(args) -> int:
+    from cardenv.eval import format_table, run_tournament
+
+    report = sys.stderr if args.json == "-" else sys.stdout
+    env_kwargs, field = _prepare_tournament(args, [args.agent], report)
     on_record = None
     if args.save_games:
         directory = Path(args.save_games)
@@ -266,29 +306,46 @@ def _run_eval(args) -> int:
         def on_record(game_index, record):
             record.save(directory / f"game_{game_index:05d}.json")
 
-    if args.ray is not None and args.workers != 1:
-        raise UsageError("--ray and --workers exclude each other: Ray decides where the games run")
-    if args.ray is not None:
-        from cardenv.eval.distributed import connect
-
-        try:
-            connect(args.ray, "--ray")  # the tournament then plays on this Ray
-        except ConnectionError as error:
-            raise UsageError(f"--ray {args.ray}: {error}") from None
-    report = sys.stderr if args.json == "-" else sys.stdout
-    if recorded:  # said once, so that a model's memory="none" (say) is not a surprise
-        print("env options: " + ", ".join(f"{key}={value!r}" for key, value in env_kwargs.items())
-              + " (a model's recorded training options, updated by --env-arg)", file=report)
-    games = whole_rotations(args.games, n)
-    if games != args.games:
-        print(f"playing {games} games, not {args.games}: whole rotations of the {n} seats, so that every agent "
-              f"sits in every seat equally often", file=report)
     result = run_tournament(args.ruleset, args.agent, field, args.games, seed=args.seed, env_kwargs=env_kwargs,
                             progress=not args.no_progress, workers=args.workers, on_record=on_record,
                             ray_address=args.ray)
     print(format_table([result]), file=report)
     print(f"({result.games} games in {result.seconds:.1f}s; seed {result.seed}; win share = 1/k per game won "
           f"jointly by k players; interval: {result.interval_method})", file=report)
+    if args.json == "-":
+        print(result.to_json(with_games=args.with_games))
+    elif args.json:
+        Path(args.json).write_text(result.to_json(with_games=args.with_games) + "\n")
+    return 0
+
+
+# --- compare -------------------------------------------------------------------------------
+def _add_compare(sub) -> None:
+    from cardenv.agents.specs import AGENT_SPECS
+
+    p = sub.add_parser(
+        "compare", help="head to head: two agents on the same deals, in the same seats, against the same field",
+        description="Play agent A and agent B each as the candidate of the same tournament (the same deals, the "
+                    "same seats, the same field, every generator restarted the same way), and report the paired "
+                    "differences A - B of the win share and of the points per round, each with its 95% interval. "
+                    "Agent specs: " + AGENT_SPECS + ".",
+        formatter_class=_DefaultsFormatter)
+    p.add_argument("ruleset", help=RULESETS_HELP)
+    p.add_argument("a", metavar="A", help="the first agent's spec (e.g. your new version)")
+    p.add_argument("b", metavar="B", help="the second agent's spec (e.g. the version it should beat)")
+    _add_tournament_options(p, "heuristic", "games for each of A and B (rounded up to a multiple of the player count)")
+    p.add_argument("--with-games", action="store_true", help="include every game's outcome, A's and B's, in the JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _run_compare(args) -> int:
+    from cardenv.eval.compare import compare
+
+    report = sys.stderr if args.json == "-" else sys.stdout
+    env_kwargs, field = _prepare_tournament(args, [args.a, args.b], report)
+    result = compare(args.ruleset, args.a, args.b, field, args.games, seed=args.seed, env_kwargs=env_kwargs,
+                     workers=args.workers, progress=not args.no_progress, ray_address=args.ray)
+    print(result.describe(), file=report)
     if args.json == "-":
         print(result.to_json(with_games=args.with_games))
     elif args.json:
@@ -328,6 +385,7 @@ def _run_play(args) -> int:
                          f"got {args.seat}")
     opponents = seats_of(args.opponents, n, "--opponents", args.ruleset)
     check_specs(opponents)
+    check_agents(opponents, args.ruleset, env_kwargs)  # a network of the wrong size: an error before the game
     return play(args.ruleset, args.seat, opponents, args.seed, env_kwargs,
                 style=CardStyle.for_stream(sys.stdout, args.ascii), save=args.save)
 
@@ -446,7 +504,98 @@ def _run_train(args) -> int:
     return 0
 
 
-COMMANDS = {"eval": _run_eval, "play": _run_play, "replay": _run_replay, "train": _run_train}
+# --- rate ----------------------------------------------------------------------------------
+def _add_rate(sub) -> None:
+    from cardenv.rating.protocol import PROTOCOL, PROTOCOLS
+
+    p = sub.add_parser(
+        "rate", help="one rating for an agent: its games against a fixed, versioned ladder of reference agents",
+        description=f"Rate an agent on the rating protocol: it plays against three copies of every rung of the "
+                    f"protocol's ladder ({', '.join(PROTOCOL.rungs)}), on the deals and seats the rungs played, "
+                    f"and gets one rating with its 95%% interval ({PROTOCOL.zero} = 0, {PROTOCOL.thousand} = "
+                    f"1000). The same command gives the same score card.",
+        formatter_class=_DefaultsFormatter)
+    p.add_argument("ruleset", nargs="?", help=RULESETS_HELP + " (or --rulesets)")
+    p.add_argument("--rulesets", nargs="+", metavar="RULESET",
+                   help="several rulesets, one card over them; 'all' for every ruleset")
+    p.add_argument("--agent", required=True, help="the candidate's spec, as for cardenv eval")
+    p.add_argument("--quick", action="store_true",
+                   help="only the rungs that do not search, on fewer deals: a wider interval, minutes not hours")
+    p.add_argument("--protocol", default=PROTOCOL.version, choices=list(PROTOCOLS), help="the protocol version")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes playing the games (the results are those of one process)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play the games as Ray tasks (the 'ray' extra), as for cardenv eval")
+    p.add_argument("--exploit", action="store_true",
+                   help="also train a best response against three copies of the agent (a fixed budget) and report "
+                        "its win share: a lower bound on how exploitable the agent is")
+    p.add_argument("--mini", action="store_true",
+                   help="also the agent's exact exploitability on the ruleset's mini variant (OpenSpiel; the agent "
+                        "must play that variant)")
+    p.add_argument("--json", metavar="FILE", type=_output_file_or_stdout,
+                   help="write the score card as JSON to FILE; with '-' the JSON alone goes to stdout")
+    p.add_argument("--png", metavar="FILE", type=_output_file, help="draw the candidate on the ladder into FILE")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _run_rate(args) -> int:
+    import importlib.util
+
+    from cardenv.rating.ladder import ladder_rulesets
+    from cardenv.rating.protocol import get_protocol
+
+    if (args.ruleset is None) == (args.rulesets is None):
+        raise UsageError("give one ruleset or --rulesets (not both)")
+    rulesets = [args.ruleset] if args.ruleset else args.rulesets
+    if rulesets == ["all"]:
+        rulesets = ruleset_names()
+    unknown = [name for name in rulesets if name not in ruleset_names()]
+    if unknown:
+        raise UsageError(f"unknown ruleset {unknown[0]!r}; {RULESETS_HELP}, or --rulesets all")
+    check_specs([args.agent])
+    require_extra("rate", "cardenv rate")
+    if args.png and importlib.util.find_spec("matplotlib") is None:
+        raise MissingExtra("--png: needs the 'rate' extra, which is not installed (no module named 'matplotlib'): "
+                           "pip install 'cardenv[rate]'")
+    protocol = get_protocol(args.protocol)
+    rated = ladder_rulesets(protocol)
+    unrated = [name for name in rulesets if name not in rated]
+    if unrated:
+        raise UsageError(f"rating protocol {protocol.version} has no ladder for {unrated[0]}; it has "
+                         f"{', '.join(rated) or 'none'}")
+    from cardenv.rating.rate import check_rate_args, rate, rating_command
+
+    try:
+        check_rate_args(rulesets, args.agent, protocol, args.mini)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    for ruleset in rulesets:
+        check_agents([args.agent, *protocol.rungs], ruleset, {})
+    _connect_ray(args)
+    try:
+        import torch
+    except ImportError:
+        pass
+    else:
+        torch.set_num_threads(1)  # batch-1 inference (the ladder's ppo:pretrained): extra threads only spin
+    from cardenv.rating.card import draw_cards, format_cards
+    from cardenv.rating.rate import write_json
+
+    report = sys.stderr if args.json == "-" else sys.stdout
+    command = rating_command(rulesets, args.agent, args.quick, protocol, args.exploit, args.mini)
+    cards = [rate(ruleset, args.agent, quick=args.quick, protocol=protocol, workers=args.workers,
+                  ray_address=args.ray, progress=not args.no_progress, exploit=args.exploit, mini=args.mini,
+                  command=command) for ruleset in rulesets]
+    print(format_cards(cards), file=report)
+    if args.json:
+        write_json(cards, args.json)
+    if args.png:
+        draw_cards(cards, args.png)
+    return 0
+
+
+COMMANDS = {"eval": _run_eval, "compare": _run_compare, "rate": _run_rate, "play": _run_play, "replay": _run_replay,
+            "train": _run_train}
 
 
 def build_parser() -> _Parser:
@@ -454,8 +603,11 @@ def build_parser() -> _Parser:
     tabulates their options)."""
     parser = _Parser(prog="cardenv", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"cardenv {_version()}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,play,replay,train}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{eval,compare,rate,play,replay,train}",
+                                parser_class=_Parser)
     _add_eval(sub)
+    _add_compare(sub)
+    _add_rate(sub)
     _add_play(sub)
     _add_replay(sub)
     _add_train(sub)

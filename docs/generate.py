@@ -51,7 +51,9 @@ def generated_blocks(ruleset: str) -> dict[str, str]:
 
 
 # doc page -> {block name: the cardenv command whose options it tabulates}
-COMMAND_OPTION_BLOCKS = {"training.md": {"train-options": "train"}, "agents.md": {"eval-options": "eval"}}
+COMMAND_OPTION_BLOCKS = {"training.md": {"train-options": "train"},
+                         "agents.md": {"eval-options": "eval", "compare-options": "compare"},
+                         "rating.md": {"rate-options": "rate"}}
 
 
 def _default_text(action) -> str:

@@ -11,7 +11,10 @@ Agent specs are strings ``name`` or ``name:argument`` — ``ismcts:200`` (simula
 move; ``ismcts:30@ppo:pretrained`` searches with the shipped policy as its prior),
 ``ppo:runs/RULESET/final_model.zip`` (model file), ``ppo:pretrained`` (the policy
 shipped for the ruleset, see :mod:`cardenv.agents.pretrained`), ``rllib:CHECKPOINT`` or
-``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra).
+``rllib:CHECKPOINT#MODULE`` (an RLlib algorithm checkpoint; needs the ``rllib`` extra),
+``python:MODULE:NAME`` (a function or protocol class of the user's, in a module or ``.py``
+file: :mod:`cardenv.agents.python_policy`), ``onnx:FILE`` or ``onnx:FILE#sample`` (a network
+from any framework; needs the ``onnx`` extra: :mod:`cardenv.agents.onnx_policy`).
 Specs joined by ``|`` are a mixture, one of them drawn per game (``heuristic|heuristic_no_call``).
 
 The other seats of a table are given the same way everywhere (``cardenv eval --field``,
@@ -84,6 +87,19 @@ def _make_rllib(info, rng, argument):
     return RLlibAgent(info, rng, checkpoint, module_id or None)
 
 
+def _make_python(info, rng, argument):
+    from cardenv.agents.python_policy import make_python_agent
+
+    return make_python_agent(info, rng, argument)
+
+
+def _make_onnx(info, rng, argument):
+    from cardenv.agents.onnx_policy import SAMPLE, ONNXAgent, split_argument
+
+    path, option = split_argument(argument)
+    return ONNXAgent(info, rng, path, sample=option == SAMPLE)
+
+
 # name -> factory(info, rng, argument or None)
 AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent]] = {
     "random": _make_random,
@@ -94,15 +110,18 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "ismcts": _make_ismcts,
     "ppo": _make_ppo,
     "rllib": _make_rllib,
+    "python": _make_python,
+    "onnx": _make_onnx,
 }
 AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
-               "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], or several joined by | (one drawn per game)")
+               "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, "
+               "onnx:FILE[#sample], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
-AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib"}
+AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib", "onnx": "onnx"}
 """Agents that need an optional dependency: name -> the extra that brings it."""
 PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
 LEAF_SEPARATOR = "/"  # ismcts:300/static: how a simulation's leaf is judged
-SEARCH_PRIORS = ("heuristic", "ppo")  # agents that can be a search's prior
+SEARCH_PRIORS = ("heuristic", "ppo", "onnx", "python")  # agents that can be a search's prior
 MIXTURE = "mixture"  # parse_spec's name for a mixture; its argument is the whole spec
 SEAT_SEPARATOR = ","  # heuristic,heuristic,random: one spec per other seat
 
@@ -164,8 +183,8 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
         if has_prior:
             prior_name, prior_argument = parse_spec(prior)
             if prior_name not in SEARCH_PRIORS:
-                raise ValueError(f"the ismcts prior must be heuristic or a ppo model (as in "
-                                 f"'ismcts:30@ppo:pretrained'), got {prior!r} in {spec!r}")
+                raise ValueError(f"the ismcts prior must be heuristic or a ppo model, an onnx network or a python "
+                                 f"policy (as in 'ismcts:30@ppo:pretrained'), got {prior!r} in {spec!r}")
             if prior_name == "ppo":
                 argument = f"{budget}{PRIOR_SEPARATOR}ppo:{prior_argument}"
         if leaf in VALUE_LEAVES and not (has_prior and prior_name == "ppo"):
@@ -186,6 +205,21 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
                              f"(add '#MODULE' to pick a module), got {spec!r}")
         if not os.path.isdir(checkpoint):
             raise ValueError(f"rllib checkpoint directory {checkpoint!r} does not exist")
+    elif name == "python":
+        from cardenv.agents.python_policy import load_target
+
+        load_target(argument)  # imports the module: a missing module, file or name is an error now
+    elif name == "onnx":
+        from cardenv.agents.onnx_policy import OPTIONS, split_argument
+
+        path, option = split_argument(argument)
+        if not path:
+            raise ValueError(f"the onnx agent needs a model file, as in 'onnx:policy.onnx' (add '#sample' to sample "
+                             f"its moves), got {spec!r}")
+        if not os.path.isfile(path):
+            unknown = argument.rpartition("#")[2] if "#" in argument and option is None else None
+            hint = f" (after '#' it takes {', '.join(OPTIONS)}, not {unknown!r})" if unknown is not None else ""
+            raise ValueError(f"onnx model file {path!r} does not exist{hint}")
     elif sep:
         raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")
     return name, (argument if sep else None)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import importlib
 
 # extra -> the module a feature of that extra imports first
-EXTRA_MODULES = {"train": "sb3_contrib", "ray": "ray", "rllib": "ray.rllib", "rate": "scipy"}
+EXTRA_MODULES = {"train": "sb3_contrib", "ray": "ray", "rllib": "ray.rllib", "rate": "scipy", "onnx": "onnxruntime",
+                 "onnx-export": "onnxscript"}
 
 
 class MissingExtra(ImportError):

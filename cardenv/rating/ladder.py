@@ -4,8 +4,11 @@ ratings fitted to those games.
 The games are played once per protocol version (``python benchmarks/ladder.py``) and
 stored with the package as ``cardenv/rating/ladders/v<version>/<ruleset>.json``: per
 pair of rungs, the focal rung's win share, points per round and how often each finishing
-order occurred. The ratings are not stored as figures to trust: :func:`ladder_ratings`
-fits them from those counts whenever a ladder is loaded.
+order occurred. In a stored finishing order the focal rung's seat is player
+``len(protocol.rungs)`` (so that a rung against copies of itself still tells which seat
+was the focal one) and every other seat the index of its rung. The ratings are not stored
+as figures to trust: :func:`fit_ladder` fits them from those counts whenever a ladder is
+loaded.
 """
 
 from __future__ import annotations
@@ -80,10 +83,25 @@ def _decode(entries: list) -> Counter:
     return Counter({tuple(tuple(group) for group in outcome): n for outcome, n in entries})
 
 
+def relabel(counts: Counter, mapping: dict[int, int]) -> Counter:
+    """The same finishing orders with players renamed by ``mapping`` (others kept)."""
+    renamed: Counter = Counter()
+    for outcome, n in counts.items():
+        renamed[tuple(tuple(sorted(mapping.get(p, p) for p in group)) for group in outcome)] += n
+    return renamed
+
+
+def cell_counts(protocol: RatingProtocol, cell: dict, focal: int | None = None) -> Counter:
+    """A cell's finishing orders, its focal seat as player ``focal`` (by default the
+    focal rung's index, as the ladder's fit reads them)."""
+    focal = protocol.rungs.index(cell["focal"]) if focal is None else focal
+    return relabel(_decode(cell["outcomes"]), {len(protocol.rungs): focal})
+
+
 def ladder_cell(protocol: RatingProtocol, focal: str, field: str, outcomes: Sequence[GameOutcome]) -> dict:
     """The stored record of ``focal`` against three copies of ``field``."""
     cell = {"focal": focal, "field": field, **FieldSummary.of(outcomes).to_dict(),
-            "outcomes": _encode(game_outcomes(outcomes, protocol.rungs.index(focal), protocol.rungs.index(field)))}
+            "outcomes": _encode(game_outcomes(outcomes, len(protocol.rungs), protocol.rungs.index(field)))}
     if field not in protocol.search_rungs and len(outcomes) >= protocol.quick_games:
         cell["quick"] = FieldSummary.of(outcomes[:protocol.quick_games]).to_dict()
     return cell
@@ -119,14 +137,16 @@ class Ladder:
         return ratings
 
     def summary(self, focal: str, field: str, quick: bool = False) -> FieldSummary:
+        """``focal``'s result against three copies of ``field`` (quick: over the quick
+        mode's games, where the cell has that many)."""
         cell = self.cells[(focal, field)]
-        return FieldSummary.from_dict(cell["quick"] if quick else cell)
+        return FieldSummary.from_dict(cell["quick"] if quick and "quick" in cell else cell)
 
 
 def fit_ladder(protocol: RatingProtocol, cells: dict[tuple[str, str], dict]) -> StrengthFit:
     counts: Counter = Counter()
     for cell in cells.values():
-        counts.update(_decode(cell["outcomes"]))
+        counts.update(cell_counts(protocol, cell))
     fit = fit_strengths(counts, len(protocol.rungs), {protocol.rungs.index(protocol.zero): 0.0})
     if fit.theta[protocol.rungs.index(protocol.thousand)] <= 0:
         raise ValueError(f"protocol {protocol.version}: {protocol.thousand} does not rate above {protocol.zero}; "
@@ -134,9 +154,10 @@ def fit_ladder(protocol: RatingProtocol, cells: dict[tuple[str, str], dict]) -> 
     return fit
 
 
-def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Path = LADDER_DIR) -> Ladder:
+def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Path | None = None) -> Ladder:
     """The stored ladder of ``ruleset`` under ``protocol`` (its ratings fitted now) from
-    ``directory`` (the package's own by default)."""
+    ``directory`` (the package's own, :data:`LADDER_DIR`, by default)."""
+    directory = Path(directory) if directory is not None else LADDER_DIR
     path = directory / f"v{protocol.version}" / f"{ruleset}.json"
     if not path.is_file():
         covered = ladder_rulesets(protocol, directory)
@@ -146,27 +167,57 @@ def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Pa
     if data["protocol"] != protocol.to_dict():
         raise ValueError(f"{path} was made for another protocol than version {protocol.version}")
     cells = {(c["focal"], c["field"]): c for c in data["cells"]}
+    missing = [f"{focal} vs {field}" for focal in protocol.rungs for field in protocol.rungs
+               if (focal, field) not in cells]
+    if missing:
+        raise ValueError(f"{path} is unfinished: it lacks {', '.join(missing)} "
+                         f"(python benchmarks/ladder.py --rulesets {ruleset} plays them)")
     return Ladder(protocol, ruleset, cells, fit_ladder(protocol, cells))
 
 
-def ladder_rulesets(protocol: RatingProtocol = PROTOCOL, directory: Path = LADDER_DIR) -> list[str]:
+def ladder_rulesets(protocol: RatingProtocol = PROTOCOL, directory: Path | None = None) -> list[str]:
     """The rulesets that have a stored ladder under ``protocol``."""
+    directory = Path(directory) if directory is not None else LADDER_DIR
     return sorted(path.stem for path in (directory / f"v{protocol.version}").glob("*.json"))
 
 
+def one_blas_thread():
+    """One BLAS thread while the games play: a policy's forward pass is a batch-1 matrix
+    product, and BLAS helper threads only wait for a time slice on cores that play games
+    (threadpoolctl, in the ``rate`` extra; without it, nothing changes)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return threadpool_limits(limits=1)
+
+
 def make_ladder(ruleset: str, protocol: RatingProtocol, workers: int = 1, progress: bool = False,
-                report: Callable[[str], None] = print) -> dict:
-    """Play every rung against three copies of every rung (what :func:`load_ladder` reads)."""
+                report: Callable[[str], None] = print, done: Sequence[dict] = (),
+                on_cell: Callable[[dict], None] | None = None) -> dict:
+    """Play every rung against three copies of every rung (what :func:`load_ladder` reads).
+    Cells in ``done`` (a partial ladder's, same protocol) are kept, not played again;
+    ``on_cell`` gets the ladder so far after each cell played."""
+    kept = {(c["focal"], c["field"]): c for c in done}
     cells = []
+    with one_blas_thread():
+        _play_cells(ruleset, protocol, workers, progress, report, kept, cells, on_cell)
+    return {"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells}
+
+
+def _play_cells(ruleset, protocol, workers, progress, report, kept, cells, on_cell) -> None:
     for focal in protocol.rungs:
         for field in protocol.rungs:
+            if (focal, field) in kept:
+                cells.append(kept[(focal, field)])
+                continue
             result = run_tournament(ruleset, focal, field, ladder_games(protocol, focal, field), seed=protocol.seed,
                                     progress=progress, workers=workers)
             cells.append(ladder_cell(protocol, focal, field, result.outcomes))
             report(f"{ruleset} {focal} vs 3 x {field}: {result.win_share:.3f} over {result.games} games "
                    f"({result.seconds:.0f} s)")
-    return {"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells}
+            if on_cell is not None:
+                on_cell({"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells})
 
-
-def outcome_counts(cell: dict) -> dict[Outcome, int]:
-    return _decode(cell["outcomes"])

@@ -10,6 +10,13 @@ the same games give the same strengths whatever their order; the covariance of t
 strengths is the inverse of the observed information (the log-likelihood's curvature at
 the maximum). Some strengths can be held fixed: a rating ladder fits its rungs once and
 then places a candidate against them with only the candidate's strength free.
+
+A player who finishes above another in every game they share has no finite maximum. As
+in BayesElo, a prior of virtual draws keeps the fit finite: every pair of players who met
+is credited with ``prior_draws`` two-player games drawn (half a win each way under the
+Bradley–Terry model, which is Plackett–Luce for two). Against hundreds of real games the
+prior moves strengths little; where one player always finishes above another it sets how
+far apart they are (about ``log(games / prior_draws)``).
 """
 
 from __future__ import annotations
@@ -63,8 +70,31 @@ def outcome_log_probability(theta: np.ndarray, outcome: Outcome) -> float:
     return total
 
 
+PRIOR_DRAWS = 2.0
+"""Virtual draws per pair of players who met (BayesElo's default prior)."""
+
+
 def log_likelihood(theta: np.ndarray, counts: Mapping[Outcome, int]) -> float:
-    return float(sum(n * outcome_log_probability(theta, outcome) for outcome, n in counts.items()))
+    # summed in a fixed order: the same games give the same figure to the last bit, however counted
+    return float(sum(n * outcome_log_probability(theta, outcome) for outcome, n in sorted(counts.items())))
+
+
+def met_pairs(counts: Mapping[Outcome, int]) -> list[tuple[int, int]]:
+    """The pairs of distinct players who played at least one game together."""
+    pairs = set()
+    for outcome in counts:
+        players = sorted({p for group in outcome for p in group})
+        pairs.update(itertools.combinations(players, 2))
+    return sorted(pairs)
+
+
+def log_prior(theta: np.ndarray, pairs: Sequence[tuple[int, int]], prior_draws: float) -> float:
+    """``prior_draws`` virtual draws per pair: each half a win either way."""
+    total = 0.0
+    for i, j in pairs:
+        d = theta[i] - theta[j]
+        total -= prior_draws * (np.logaddexp(0.0, d) + np.logaddexp(0.0, -d)) / 2
+    return float(total)
 
 
 @dataclass(frozen=True)
@@ -79,10 +109,12 @@ class StrengthFit:
     at_bound: tuple[int, ...]
 
 
-def fit_strengths(counts: Mapping[Outcome, int], num_players: int, fixed: Mapping[int, float]) -> StrengthFit:
-    """The maximum-likelihood strengths of ``num_players`` players from ``counts``
-    (:func:`count_outcomes`), the players in ``fixed`` held at their given strength (at
-    least one must be: the likelihood does not change when every strength moves together)."""
+def fit_strengths(counts: Mapping[Outcome, int], num_players: int, fixed: Mapping[int, float],
+                  prior_draws: float = PRIOR_DRAWS) -> StrengthFit:
+    """The most likely strengths of ``num_players`` players from ``counts``
+    (:func:`count_outcomes`) and the prior of ``prior_draws`` virtual draws per pair that
+    met, the players in ``fixed`` held at their given strength (at least one must be: the
+    likelihood does not change when every strength moves together)."""
     from scipy.optimize import minimize
 
     if not fixed:
@@ -97,8 +129,11 @@ def fit_strengths(counts: Mapping[Outcome, int], num_players: int, fixed: Mappin
         values[free] = x
         return values
 
+    pairs = met_pairs(counts)
+
     def negative(x: np.ndarray) -> float:
-        return -log_likelihood(full(x), counts)
+        values = full(x)
+        return -log_likelihood(values, counts) - log_prior(values, pairs, prior_draws)
 
     games = sum(counts.values())
     if not free:

@@ -46,7 +46,8 @@ class RatingProtocol:
         return self.search_games if field in self.search_rungs else self.games
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """As JSON stores it (lists, not tuples): what a stored ladder's protocol is compared with."""
+        return {key: list(value) if isinstance(value, tuple) else value for key, value in asdict(self).items()}
 
 
 PROTOCOLS = {
