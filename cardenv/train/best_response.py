@@ -16,19 +16,16 @@ starts.
 
 from __future__ import annotations
 
-import math
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from cardenv.agents.specs import parse_spec
 from cardenv.core import validation
 from cardenv.core.extras import require_extra
 from cardenv.envs.info import ruleset_info
-from cardenv.eval.intervals import wilson_interval
+from cardenv.eval.intervals import paired_difference_interval, wilson_interval
 from cardenv.eval.tournament import TournamentResult, run_tournament
 from cardenv.train.config import TrainConfig
 
@@ -57,9 +54,6 @@ EVAL_SEED_OFFSET = 2_000_000
 """The evaluation plays env seeds from ``seed + EVAL_SEED_OFFSET``, apart from the
 training's, as ``cardenv train``'s final evaluation does."""
 
-Z95 = 1.959963984540054
-
-
 @dataclass
 class BestResponseResult:
     """A best response against three copies of ``target`` and the target's own share on
@@ -78,7 +72,7 @@ class BestResponseResult:
     target_share: float  # the target's in the same seat on the same deals (its self-play share)
     target_share_ci95: tuple[float, float]
     gain: float  # win_share - target_share
-    gain_ci95: tuple[float, float]  # paired: normal approximation over the per-deal differences
+    gain_ci95: tuple[float, float]  # the paired t-interval over the per-deal differences
     points_per_round: float  # the best response's points per round (fewer is better)
     target_points_per_round: float
     call_rate: float  # the best response's calls per round
@@ -108,17 +102,6 @@ class BestResponseResult:
         else:
             data.pop("outcomes")
         return data
-
-
-def paired_interval(differences: np.ndarray, z: float = Z95) -> tuple[float, float]:
-    """The 95% interval of the mean of paired differences (normal approximation; a single
-    deal, or differences that never vary, give the mean itself)."""
-    n = len(differences)
-    mean = float(differences.mean())
-    if n < 2:
-        return (mean, mean)
-    half = z * float(differences.std(ddof=1)) / math.sqrt(n)
-    return (mean - half, mean + half)
 
 
 def best_response_config(ruleset: str, target: str, timesteps: int, recipe: str, seed: int, output_dir: str,
@@ -187,14 +170,14 @@ def _run(ruleset, target, timesteps, recipe, seed, games, out: Path, env_kwargs,
 def _result(config: TrainConfig, recipe: str, timesteps: int, mine: TournamentResult, theirs: TournamentResult,
             train_seconds: float, eval_seconds: float, model: str | None) -> BestResponseResult:
     pairs = [(a.share, b.share) for a, b in zip(mine.outcomes, theirs.outcomes)]
-    differences = np.array([a - b for a, b in pairs])
+    gain, gain_ci95 = paired_difference_interval([a for a, _ in pairs], [b for _, b in pairs])
     return BestResponseResult(
         ruleset=config.ruleset, target=config.opponent, env_kwargs=dict(config.env_kwargs), recipe=recipe,
         seed=config.seed, timesteps=int(timesteps), games=mine.games,
         players=ruleset_info(config.ruleset, **config.env_kwargs).num_players, win_share=mine.win_share,
         win_share_ci95=mine.win_share_ci95, target_share=theirs.win_share,
         target_share_ci95=wilson_interval(sum(b for _, b in pairs), theirs.games),
-        gain=float(differences.mean()), gain_ci95=paired_interval(differences),
+        gain=gain, gain_ci95=gain_ci95,
         points_per_round=mine.mean_points_per_round, target_points_per_round=theirs.mean_points_per_round,
         call_rate=mine.call_rate, train_seconds=round(train_seconds, 1), eval_seconds=round(eval_seconds, 1),
         model=model, outcomes=pairs)
