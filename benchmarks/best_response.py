@@ -1,9 +1,10 @@
 """How exploitable an agent is: train a best response against three copies of it.
 
-For every target agent, a fresh MaskablePPO (``cardenv train``, the same recipe and
-budget for every target) learns in one seat against copies of the target in all the
-others; its greedy play (the most likely action) is then evaluated against the same
-field with a 95% Wilson interval. A higher share means the target is easier to exploit.
+For every target agent, :func:`cardenv.train.best_response.train_best_response`: a fresh
+MaskablePPO (``cardenv train``, the same recipe and budget for every target) learns in one
+seat against copies of the target in all the others; its greedy play (the most likely
+action) is then evaluated against the same field with a 95% Wilson interval, beside the
+target's own share on the same deals. A higher share means the target is easier to exploit.
 The share is a lower bound on what a best response could reach: a longer or better
 training finds more.
 
@@ -28,42 +29,25 @@ import argparse
 import json
 import shlex
 import sys
-import time
 from pathlib import Path
 
-from cardenv.agents.specs import parse_spec
-from cardenv.envs.info import ruleset_info
-from cardenv.train.config import TrainConfig, parse_env_args
-
-# docs/agents.md's guided recipe, the same for every target.
-RECIPE_FLAGS = dict(learning_rate=1e-4, clip_range=0.1, ent_coef=0.001, n_steps=512, batch_size=1024, n_epochs=4,
-                    net_arch=(128, 128))
-RECIPES = ("guided", "plain")
+from cardenv.train.best_response import RECIPES, check_best_response, train_best_response
+from cardenv.train.config import parse_env_args
 
 
-def best_response_config(ruleset: str, target: str, timesteps: int, recipe: str, seed: int, games: int,
-                         runs: Path, env_kwargs: dict | None = None) -> TrainConfig:
+def measure(ruleset: str, target: str, timesteps: int, recipe: str, seed: int, games: int, runs: Path,
+            env_kwargs: dict | None = None) -> dict:
+    """One target's row: :func:`cardenv.train.best_response.train_best_response`, its run
+    folder kept under ``runs``."""
     safe = target.replace(":", "_").replace("/", "_")
-    return TrainConfig(ruleset=ruleset, opponent=target, total_timesteps=timesteps, seed=seed,
-                       output_dir=str(runs / f"{ruleset}-{safe}"), overwrite=True,
-                       guide="heuristic" if recipe == "guided" else "", eval_every=0, checkpoint_every=0,
-                       final_eval_games=games, final_eval_fields=(target,), progress_bar=False, env_kwargs=dict(env_kwargs or {}),
-                       **RECIPE_FLAGS)
-
-
-def measure(config: TrainConfig) -> dict:
-    from cardenv.train.trainer import train
-
-    started = time.perf_counter()
-    summary = train(config)
-    result = json.loads((Path(summary["output_dir"]) / "eval.json").read_text())[0]
-    low, high = result["win_share_ci95"]
-    return {"ruleset": config.ruleset, "target": config.opponent, "timesteps": summary["timesteps"],
-            "recipe": "guided" if config.guide else "plain", "seed": config.seed, "env_kwargs": config.env_kwargs,
-            "games": result["games"],
-            "win_share": result["win_share"], "ci95": [low, high],
-            "points_per_round": result["mean_points_per_round"], "call_rate": result["call_rate"],
-            "seconds": round(time.perf_counter() - started, 1)}
+    result = train_best_response(ruleset, target, timesteps=timesteps, recipe=recipe, seed=seed, games=games,
+                                 output_dir=runs / f"{ruleset}-{safe}", env_kwargs=env_kwargs, overwrite=True)
+    return {"ruleset": ruleset, "target": target, "timesteps": result.timesteps, "recipe": recipe, "seed": seed,
+            "env_kwargs": result.env_kwargs, "games": result.games,
+            "win_share": result.win_share, "ci95": list(result.win_share_ci95),
+            "target_share": result.target_share, "gain": result.gain, "gain_ci95": list(result.gain_ci95),
+            "points_per_round": result.points_per_round, "call_rate": result.call_rate,
+            "seconds": round(result.train_seconds + result.eval_seconds, 1)}
 
 
 def markdown(rows: list[dict], command: str) -> str:
@@ -99,11 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         env_kwargs = parse_env_args(args.env_arg)
         for ruleset in args.rulesets:
-            ruleset_info(ruleset, **env_kwargs)
-        for target in args.targets:
-            parse_spec(target)
-        if args.timesteps < 1 or args.games < 1:
-            raise ValueError(f"--timesteps and --games must be at least 1, got {args.timesteps} and {args.games}")
+            for target in args.targets:
+                check_best_response(ruleset, target, args.timesteps, args.recipe, args.seed, args.games, env_kwargs)
     except (TypeError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -117,12 +98,12 @@ def main(argv: list[str] | None = None) -> int:
                                                              env_kwargs) and r["timesteps"] >= args.timesteps]
             if done:
                 continue
-            row = measure(best_response_config(ruleset, target, args.timesteps, args.recipe, args.seed, args.games,
-                                               Path(args.runs), env_kwargs))
+            row = measure(ruleset, target, args.timesteps, args.recipe, args.seed, args.games, Path(args.runs),
+                          env_kwargs)
             rows.append(row)
             low, high = row["ci95"]
-            print(f"{ruleset} vs 3 × {target}: best response {row['win_share']:.3f} [{low:.3f}, {high:.3f}] "
-                  f"({row['seconds'] / 60:.1f} min)", flush=True)
+            print(f"{ruleset} vs 3 × {target}: best response {row['win_share']:.3f} [{low:.3f}, {high:.3f}], "
+                  f"{target} itself {row['target_share']:.3f} ({row['seconds'] / 60:.1f} min)", flush=True)
             if json_path:
                 json_path.write_text(json.dumps(rows, indent=2) + "\n")
     measured = [r for r in rows if r["ruleset"] in args.rulesets and r["target"] in args.targets]

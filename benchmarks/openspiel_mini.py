@@ -6,9 +6,9 @@
 For each mini variant (cardenv.MINI_VARIANTS): the histories of its whole tree
 (``get_all_states``, chance and terminal nodes included), OpenSpiel's perfect-recall
 check, CFR+ (C++, on the ``cached_tree`` transform) with its exploitability curve, and the
-exact exploitability of the uniform random policy, our heuristic and our ismcts (each an
-explicit policy: the agent's action at every information state; for ismcts, the
-frequencies of ``--ismcts-samples`` searches). Writes the figures into
+exact exploitability of the uniform random policy, our heuristic and our ismcts
+(``cardenv.adapters.openspiel_policies.agent_exploitability``: the agent's action at every
+information state; for ismcts, the frequencies of ``--ismcts-samples`` searches). Writes the figures into
 ``docs/results/openspiel_mini.json`` (and redraws its page, ``docs/results/openspiel_mini.md``)
 and the curves to ``docs/openspiel_cfr_<ruleset>.png``. Exploitability here is OpenSpiel's: the mean over
 the players of what a best response gains against the policy, in points.
@@ -24,11 +24,11 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 from open_spiel.integration_tests import api_test
-from open_spiel.python import policy as policy_lib
-from open_spiel.python.algorithms import exploitability, get_all_states
+from open_spiel.python.algorithms import get_all_states
 
 import cardenv.adapters.openspiel as cardenv_openspiel
 from cardenv import MINI_VARIANTS
+from cardenv.adapters.openspiel_policies import agent_exploitability
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import results as results_pages  # noqa: E402  (benchmarks/results.py: the results pages)
@@ -55,7 +55,7 @@ def count_histories(game) -> dict:
     return {"histories": len(states), **kinds, "information_states": len(infosets), "seconds": round(seconds, 1)}
 
 
-def solve(game_name: str, iterations: int) -> tuple[dict, "pyspiel.Game"]:
+def solve(game_name: str, iterations: int) -> dict:
     start = time.perf_counter()
     cached = pyspiel.load_game(f"cached_tree(game={game_name}())")
     solver = pyspiel.CFRPlusSolver(cached)
@@ -74,35 +74,9 @@ def solve(game_name: str, iterations: int) -> tuple[dict, "pyspiel.Game"]:
         curve.append((done, pyspiel.exploitability(cached, solver.average_policy())))
         value = curve[-1][1]
         print(f"  CFR+ {done:5d} iterations: exploitability {value:.5f} ({value / uniform:.2%} of uniform)", flush=True)
-    # The cached tree too: building it again for the agents would cost as long once more.
     return {"uniform_exploitability": uniform, "curve": curve, "first_iteration_and_cache_seconds": round(build, 1),
             "cfr_plus_seconds": round(solve_seconds, 1), "iterations": done, "final": curve[-1][1],
-            "final_relative_to_uniform": curve[-1][1] / uniform}, cached
-
-
-def agent_policy(game, ruleset: str, spec: str, samples: int, seed: int) -> policy_lib.TabularPolicy:
-    """The agent ``spec`` as an explicit policy of ``game`` (its Python, uncached form)."""
-    from cardenv.agents.specs import make_agent
-    from cardenv.envs.info import ruleset_info
-
-    info = ruleset_info(ruleset, **MINI_VARIANTS[ruleset])
-    agent = make_agent(spec, info, np.random.default_rng(seed))
-    tabular = policy_lib.TabularPolicy(game)
-    for index, state in enumerate(tabular.states):
-        seat = state.current_player()
-        observation = {"observation": np.asarray(state.observation_tensor(seat), np.float32),
-                       "action_mask": state.engine.legal_action_mask().copy()}
-        counts = np.zeros(game.num_distinct_actions())
-        for sample in range(samples):
-            # A policy is a function of the information state: the agent starts afresh
-            # at each, its generator seeded from the state's key.
-            digest = state.information_state_digest(seat)
-            agent.reset()
-            agent.reseed(np.random.SeedSequence([seed, sample, *np.frombuffer(digest[:16], np.uint32)]))
-            counts[agent.act(observation, state.engine, seat)] += 1
-        tabular.action_probability_array[index] = counts / samples
-    agent.close()
-    return tabular
+            "final_relative_to_uniform": curve[-1][1] / uniform}
 
 
 def plot(ruleset: str, result: dict, path: Path) -> None:
@@ -127,16 +101,14 @@ def plot(ruleset: str, result: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def measure_agents(game, cached, ruleset: str, args, result: dict) -> None:
-    """The exact exploitability of each of ``--agents``, into ``result["agents"]``."""
+def measure_agents(ruleset: str, args, result: dict) -> None:
+    """The exact exploitability of each of ``--agents``, into ``result["agents"]``
+    (:func:`cardenv.adapters.openspiel_policies.agent_exploitability`)."""
     for entry in filter(None, args.agents.split(",")):
         label, _, spec = entry.rpartition("=")
         start = time.perf_counter()
         samples = args.ismcts_samples if spec.startswith("ismcts") else 1
-        tabular = agent_policy(game, ruleset, spec, samples, seed=0)
-        # NashConv over the players, as pyspiel.exploitability (Python's exploitability()
-        # takes two players only).
-        value = exploitability.nash_conv(cached, tabular) / game.num_players()
+        value = agent_exploitability(ruleset, spec, seed=0, samples=samples).exploitability
         label = label or (spec if samples == 1 else f"{spec} ({samples} searches per state)")
         result.setdefault("agents", {})[label] = value
         print(f"  {label}: exploitability {value:.4f} ({time.perf_counter() - start:.0f} s)", flush=True)
@@ -191,8 +163,7 @@ def main(argv: list[str] | None = None) -> None:
         print(name, flush=True)
         if args.agents_only:
             result = results[ruleset]
-            cached = pyspiel.load_game(f"cached_tree(game={name}())")
-            measure_agents(game, cached, ruleset, args, result)
+            measure_agents(ruleset, args, result)
             save(ruleset, result, argv)
             continue
         result = {"options": MINI_VARIANTS[ruleset], "tree": count_histories(game)}
@@ -202,10 +173,10 @@ def main(argv: list[str] | None = None) -> None:
             api_test._assert_is_perfect_recall(game)
             result["perfect_recall_check_seconds"] = round(time.perf_counter() - start, 1)
             print("  perfect recall: checked on the full tree", flush=True)
-        result["cfr"], cached = solve(name, args.iterations)
+        result["cfr"] = solve(name, args.iterations)
         result["agents"] = {}
         save(ruleset, result, argv)  # before the agents, whose searches can take long
-        measure_agents(game, cached, ruleset, args, result)
+        measure_agents(ruleset, args, result)
         save(ruleset, result, argv)
 
 

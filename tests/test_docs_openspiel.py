@@ -22,7 +22,11 @@ def test_every_snippet_runs_in_the_tests():
     assert len(SNIPPETS) >= 2 and all(s.startswith("# runs in the tests") for s in SNIPPETS)
 
 
-@pytest.mark.parametrize("snippet", SNIPPETS)
+SLOW = "# runs in the tests (slow)"
+
+
+@pytest.mark.parametrize("snippet", [pytest.param(s, marks=pytest.mark.slow) if s.startswith(SLOW) else s
+                                     for s in SNIPPETS])
 def test_snippet_runs(snippet, tmp_path):
     done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]

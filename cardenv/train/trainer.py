@@ -64,8 +64,9 @@ def make_training_env(ruleset: str, opponent, env_kwargs: dict, pool_size: int, 
 SUBPROC_MIN_CORES = 4  # vec_env="auto" runs the envs in subprocesses from this many usable cores
 
 
-def train(config: TrainConfig) -> dict:
-    """Train MaskablePPO as ``config`` says and evaluate the final model; returns the
+def train(config: TrainConfig, evaluate: bool = True) -> dict:
+    """Train MaskablePPO as ``config`` says and evaluate the final model (unless
+    ``evaluate`` is False: a caller that evaluates it its own way); returns the
     run's summary (paths, steps, speed, the final table). Every option is checked, and a
     run already in the output folder refused, before anything is written."""
     import torch
@@ -109,7 +110,7 @@ def train(config: TrainConfig) -> dict:
         periodic.num_timesteps = model.num_timesteps
         periodic.evaluate()
     _write_eval_history(out / "eval_history.csv", eval_history)
-    table = final_evaluation(config, model, learner_factory, out)
+    table = final_evaluation(config, model, learner_factory, out) if evaluate else ""
     plot_path = plot_learning_curve(out / "monitor.csv", eval_history, out / "learning_curve.png", config)
     return {
         "model": str(model_path),
