@@ -566,11 +566,15 @@ def _run_rate(args) -> int:
     from cardenv.rating.rate import check_rate_args, rate, rating_command
 
     try:
-        check_rate_args(rulesets, args.agent, protocol, args.mini)
+        check_rate_args(rulesets, args.agent, protocol, args.exploit, args.mini)
     except ValueError as error:
         raise UsageError(str(error)) from None
     for ruleset in rulesets:
         check_agents([args.agent, *protocol.rungs], ruleset, {})
+        if args.mini:  # the agent must also play the mini variant
+            from cardenv.rulesets import mini_variants
+
+            check_agents([args.agent], ruleset, mini_variants()[ruleset])
     _connect_ray(args)
     try:
         import torch

@@ -174,6 +174,26 @@ def test_cli_rate_several_rulesets_is_one_card_over_them(tiny, tmp_path, capsys)
     assert f"random on {RULESET}: rating" in text and f"random on {OTHER}: rating" in text
 
 
+@pytest.mark.slow
+def test_rate_exploit_and_mini_go_on_the_card(tiny, monkeypatch):
+    """--exploit (a best response, here on a one-rollout budget) and --mini (OpenSpiel's
+    exact exploitability) add their figures, without timings, to the card."""
+    from cardenv.rating.rate import rate
+    from cardenv.train import best_response
+
+    monkeypatch.setattr(best_response, "EXPLOIT_TIMESTEPS", best_response.ROLLOUT)
+    monkeypatch.setattr(best_response, "EXPLOIT_GAMES", 8)
+    carte = ladder_module.LADDER_DIR / f"v{tiny.version}" / "carte_v0.json"  # the smallest mini variant
+    if not carte.exists():
+        carte.write_text(json.dumps(make_ladder("carte_v0", tiny, report=lambda line: None)))
+    card = rate("carte_v0", "random", quick=True, protocol=tiny, exploit=True, mini=True)
+    exploit, mini = card.extras["exploit"], card.extras["mini"]
+    assert exploit["bound"] == "lower" and exploit["timesteps"] == best_response.ROLLOUT
+    assert "lower bound" in exploit["describe"]
+    assert mini["exploitability"] == pytest.approx(mini["uniform_exploitability"])  # random is uniform, read exactly
+    assert not any(key.endswith("seconds") for key in (*exploit, *mini))
+
+
 @pytest.mark.parametrize("argv, message", [
     (["rate", "nope_v0", "--agent", "heuristic"], "unknown ruleset 'nope_v0'"),
     (["rate", "--agent", "heuristic"], "give one ruleset or --rulesets"),

@@ -7,7 +7,8 @@ import importlib
 
 # extra -> the module a feature of that extra imports first
 EXTRA_MODULES = {"train": "sb3_contrib", "ray": "ray", "rllib": "ray.rllib", "rate": "scipy", "onnx": "onnxruntime",
-                 "onnx-export": "onnxscript"}
+                 "onnx-export": "onnxscript",
+                 "openspiel": "pyspiel"}
 
 
 class MissingExtra(ImportError):

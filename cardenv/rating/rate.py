@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cardenv.agents.specs import make_agent
+from cardenv.core.extras import require_extra
 from cardenv.core.version import __version__
 from cardenv.eval.tournament import run_tournament
 from cardenv.rating.ladder import Z95, FieldSummary, Ladder, cell_counts, game_outcomes, load_ladder, one_blas_thread
@@ -156,9 +157,11 @@ def write_json(cards: Sequence[ScoreCard], path: str) -> str:
     return text
 
 
-def check_rate_args(rulesets: Sequence[str], agent: str, protocol: str | RatingProtocol, mini: bool) -> RatingProtocol:
+def check_rate_args(rulesets: Sequence[str], agent: str, protocol: str | RatingProtocol, exploit: bool = False,
+                    mini: bool = False) -> RatingProtocol:
     """Check what a rating needs before any game: the rulesets, the protocol and its
-    ladders, the agent spec; one clear ``ValueError`` otherwise."""
+    ladders, the agent spec, what ``exploit`` and ``mini`` need; one clear ``ValueError``
+    (or :class:`~cardenv.core.extras.MissingExtra`) otherwise."""
     from cardenv.agents.specs import parse_spec
     from cardenv.rating.protocol import get_protocol
     from cardenv.rulesets import get_ruleset
@@ -170,13 +173,18 @@ def check_rate_args(rulesets: Sequence[str], agent: str, protocol: str | RatingP
     if not isinstance(agent, str):
         raise ValueError(f"agent must be an agent spec (a string), got {agent!r}")
     parse_spec(agent)
-    if mini:
-        from cardenv.adapters.openspiel import MINI_VARIANTS
+    if exploit:
+        from cardenv.train.best_response import EXPLOIT_GAMES, EXPLOIT_TIMESTEPS, check_best_response
 
-        missing = [ruleset for ruleset in rulesets if ruleset not in MINI_VARIANTS]
-        if missing:
-            raise ValueError(f"--mini: {', '.join(missing)} has no mini variant; those with one are "
-                             f"{', '.join(MINI_VARIANTS)}")
+        require_extra("train", "exploit (a best response)")
+        for ruleset in rulesets:
+            check_best_response(ruleset, agent, EXPLOIT_TIMESTEPS, "guided", protocol.seed, EXPLOIT_GAMES, None)
+    if mini:
+        require_extra("openspiel", "mini (exact exploitability)")
+        from cardenv.adapters.openspiel_policies import mini_ruleset
+
+        for ruleset in rulesets:
+            mini_ruleset(ruleset)
     return protocol
 
 
@@ -190,18 +198,25 @@ def rate(ruleset: str, agent: str, quick: bool = False, protocol: str | RatingPr
     trained against three copies of the agent (:func:`cardenv.train.best_response.train_best_response`,
     a lower bound on its exploitability); ``mini`` the agent's exact exploitability on the
     ruleset's mini variant (OpenSpiel; the agent must play that variant)."""
-    protocol = check_rate_args([ruleset], agent, protocol, mini)
+    protocol = check_rate_args([ruleset], agent, protocol, exploit, mini)
     command = command or rating_command([ruleset], agent, quick, protocol, exploit, mini)
     card = rate_ruleset(ruleset, agent, quick, protocol, workers, ray_address, progress, agent_factory,
                         command=command, report=report)
     if exploit:
-        from cardenv.train.best_response import train_best_response
+        from cardenv.train import best_response
 
-        result = train_best_response(ruleset, agent, seed=protocol.seed, progress=progress)
-        card.extras["exploit"] = {**result.to_dict(), "describe": result.describe()}
+        result = best_response.train_best_response(ruleset, agent, timesteps=best_response.EXPLOIT_TIMESTEPS,
+                                                   seed=protocol.seed, games=best_response.EXPLOIT_GAMES,
+                                                   progress=progress)
+        card.extras["exploit"] = {**_without_times(result.to_dict()), "describe": result.describe()}
     if mini:
         from cardenv.adapters.openspiel_policies import agent_exploitability
 
         result = agent_exploitability(ruleset, agent, seed=protocol.seed)
-        card.extras["mini"] = {**result.to_dict(), "describe": result.describe()}
+        card.extras["mini"] = {**_without_times(result.to_dict()), "describe": result.describe()}
     return card
+
+
+def _without_times(figures: dict) -> dict:
+    """A result's figures without how long it took: the same command gives the same card."""
+    return {key: value for key, value in figures.items() if not key.endswith("seconds")}
