@@ -67,8 +67,8 @@ USER_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("argv, message", USER_ERRORS, ids=[" ".join(a) for a, _ in USER_ERRORS])
-def test_a_user_error_is_one_line_with_exit_status_2(argv, message, capsys):
+def assert_user_error(argv: list[str], message: str, capsys) -> None:
+    """``cardenv ARGV`` fails with exit status 2 and one line on stderr that says ``message``."""
     with pytest.raises(SystemExit) as exit_info:
         sys.exit(main(argv))
     assert exit_info.value.code == 2
@@ -77,6 +77,11 @@ def test_a_user_error_is_one_line_with_exit_status_2(argv, message, capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1, captured.err
     assert message in lines[0]
+
+
+@pytest.mark.parametrize("argv, message", USER_ERRORS, ids=[" ".join(a) for a, _ in USER_ERRORS])
+def test_a_user_error_is_one_line_with_exit_status_2(argv, message, capsys):
+    assert_user_error(argv, message, capsys)
 
 
 # Every option of cardenv train with a bad value: the one-line error names the option (as

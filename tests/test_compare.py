@@ -5,18 +5,18 @@ one line with exit status 2."""
 from __future__ import annotations
 
 import json
-import sys
 
 import numpy as np
 import pytest
+from scipy import stats  # the test extra has scipy
 
 from cardenv.cli import main
 from cardenv.eval import compare, run_tournament
 from cardenv.eval.compare import _points_difference
 from cardenv.eval.intervals import mean_interval, paired_difference_interval, student_t_cdf, t_quantile
 from cardenv.eval.tournament import GameOutcome
+from tests.test_cli import assert_user_error
 
-stats = pytest.importorskip("scipy.stats")
 
 
 @pytest.mark.parametrize("df", [1, 2, 3, 4, 7, 15, 39, 99, 399, 1999, 10**6])
@@ -145,11 +145,4 @@ USER_ERRORS = [
 
 @pytest.mark.parametrize("argv, message", USER_ERRORS, ids=[" ".join(a) for a, _ in USER_ERRORS])
 def test_a_user_error_is_one_line_with_exit_status_2(argv, message, capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        sys.exit(main(argv))
-    assert exit_info.value.code == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1, captured.err
-    assert message in lines[0]
+    assert_user_error(argv, message, capsys)

@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ["index.md", "agents.md", "training.md", "adding-a-ruleset.md",
+PAGES = ["index.md", "agents.md", "training.md", "adding-a-ruleset.md", "rating.md",
          "onefifty.md", "cut.md", "kaboom.md", "carte.md"]
 RUN = "# runs in the tests"
 SLOW = "# runs in the tests (slow)"

@@ -14,6 +14,7 @@ from cardenv.rating import protocol as protocol_module
 from cardenv.rating.ladder import load_ladder, make_ladder
 from cardenv.rating.plackett_luce import fit_strengths, log_likelihood, outcome_log_probability, outcome_of
 from cardenv.rating.protocol import RatingProtocol
+from tests.test_cli import assert_user_error
 
 RULESET = "onefifty_v0"
 OTHER = "cut_v0"
@@ -204,20 +205,4 @@ def test_rate_exploit_and_mini_go_on_the_card(tiny, monkeypatch):
     (["rate", RULESET, "--agent", "heuristic", "--protocol", "9"], "invalid choice: '9'"),
 ])
 def test_cli_rate_bad_inputs_are_one_line_exit_2(tiny, argv, message, capsys):
-    from cardenv.cli import main
-
-    with pytest.raises(SystemExit) if message in ("invalid choice: '9'", "at least 1") else _no_exit() as raised:
-        status = main(argv)
-    if raised is not None and hasattr(raised, "value"):
-        status = raised.value.code
-    assert status == 2
-    err = capsys.readouterr().err.strip()
-    assert message in err and "\n" not in err
-
-
-class _no_exit:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
+    assert_user_error(argv, message, capsys)
