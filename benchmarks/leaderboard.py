@@ -34,7 +34,9 @@ def rung_entries(ruleset: str, protocol) -> list[dict]:
     """The rungs' full score cards, read from the ladder (their ``cardenv rate`` games are
     exactly their ladder games)."""
     ladder = load_ladder(ruleset, protocol)
-    return [{**card_entry(rung_card(ladder, rung)), "mode": "rung"} for rung in protocol.rungs]
+    ratings = ladder.ratings()
+    return [{**card_entry(rung_card(ladder, rung)), "mode": "rung", "ladder_rating": ratings[rung][0]}
+            for rung in protocol.rungs]
 
 
 def card_entry(card, seconds: float | None = None, workers: int = 1) -> dict:

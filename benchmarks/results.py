@@ -310,15 +310,18 @@ def render_leaderboard(data: dict) -> list[str]:
         low, high = e["rating_ci95"]
         mode = {"rung": "full (ladder rung)", "full": "full", "quick": "quick"}[e["mode"]]
         took = "" if "seconds" not in e else f"{e['seconds'] / 60:.1f} ({e['workers']})"
+        ladder = f"{e['ladder_rating']:.0f}" if "ladder_rating" in e else ""
         body.append([str(place), f"`{e['agent']}`", f"{e['rating']:.0f}", f"[{low:.0f}, {high:.0f}]", mode,
-                     str(e["games"]), took, e["cardenv_version"], f"`{e['command']}`"])
+                     str(e["games"]), took, ladder, e["cardenv_version"], f"`{e['command']}`"])
     above = 1 / (1 + math.exp(-100 / data["points_per_strength"]))
-    return rows(["#", "agent", "rating", "95% interval", "how", "games", "minutes (processes)", "cardenv",
-                 "command"], body) + [
+    return rows(["#", "agent", "rating", "95% interval", "how", "games", "minutes (processes)", "on the ladder",
+                 "cardenv", "command"], body) + [
         "", f"Protocol {data['protocol']}: `{data['zero']}` rates 0, `{data['thousand']}` 1000. Between two "
             f"players 100 points apart, the stronger finishes above the other with probability {above:.2f} "
-            f"(Plackett–Luce). Every interval is that of the agent's own games, the ladder held fixed; a "
-            "rung's games are its ladder games, played once.", ""] + render_ladder(data["ladder"])
+            f"(Plackett–Luce). Every rating and interval is that of the agent's own games, the rungs held where "
+            "the ladder put them (a rung's games are its ladder games, played once); \"on the ladder\" is a "
+            "rung's strength fitted to all the ladder's games, which sets the scale. The two differ where the "
+            "model fits the games imperfectly.", ""] + render_ladder(data["ladder"])
 
 
 def render_ladder(cells: list[dict]) -> list[str]:

@@ -54,7 +54,7 @@ def draw_cards(cards: Sequence[ScoreCard], path: str) -> None:
 
     figure, axes = plt.subplots(len(cards), 1, figsize=(7, 0.5 + 2.2 * len(cards)), squeeze=False)
     for axis, card in zip(axes[:, 0], cards):
-        names = [*card.ladder, card.agent]
+        names = [*card.ladder, f"{card.agent} (rated)"]
         ratings = [card.ladder[rung][0] for rung in card.ladder] + [card.rating]
         halves = [card.ladder[rung][1] for rung in card.ladder] + [(card.rating_ci95[1] - card.rating_ci95[0]) / 2]
         colours = ["tab:gray"] * len(card.ladder) + ["tab:red"]

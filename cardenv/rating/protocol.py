@@ -15,7 +15,8 @@ class RatingProtocol:
     """A fixed way of rating an agent.
 
     The candidate plays ``games`` games against three copies of each rung (``search_games``
-    against a search rung), seats rotated, game ``g`` of every field on env seed
+    against a search rung, and against every rung where it is itself a search rung, as on
+    the ladder), seats rotated, game ``g`` of every field on env seed
     ``seed + g``, with the ruleset's default options: every rung played the same deals
     against the same fields when the ladder was made. ``quick_games`` is the quick mode's
     count per field, the first games of each non-search field. Ratings are Plackett–Luce

@@ -22,7 +22,8 @@ from cardenv.agents.specs import make_agent
 from cardenv.core.extras import require_extra
 from cardenv.core.version import __version__
 from cardenv.eval.tournament import run_tournament
-from cardenv.rating.ladder import Z95, FieldSummary, Ladder, cell_counts, game_outcomes, load_ladder, one_blas_thread
+from cardenv.rating.ladder import (Z95, FieldSummary, Ladder, cell_counts, game_outcomes, ladder_games, load_ladder,
+                                   one_blas_thread)
 from cardenv.rating.plackett_luce import fit_strengths
 from cardenv.rating.protocol import PROTOCOL, RatingProtocol
 
@@ -108,7 +109,8 @@ def rate_ruleset(ruleset: str, agent: str, quick: bool = False, protocol: Rating
     rows = []
     with one_blas_thread():
         for rung in protocol.fields(quick):
-            result = run_tournament(ruleset, agent, rung, protocol.games_against(rung, quick), seed=protocol.seed,
+            games = protocol.quick_games if quick else ladder_games(protocol, agent, rung)
+            result = run_tournament(ruleset, agent, rung, games, seed=protocol.seed,
                                     progress=progress, agent_factory=agent_factory, workers=workers,
                                     ray_address=ray_address)
             counts.update(game_outcomes(result.outcomes, candidate, protocol.rungs.index(rung)))
