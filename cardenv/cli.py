@@ -512,7 +512,7 @@ def _add_rate(sub) -> None:
         "rate", help="one rating for an agent: its games against a fixed, versioned ladder of reference agents",
         description=f"Rate an agent on the rating protocol: it plays against three copies of every rung of the "
                     f"protocol's ladder ({', '.join(PROTOCOL.rungs)}), on the deals and seats the rungs played, "
-                    f"and gets one rating with its 95%% interval ({PROTOCOL.zero} = 0, {PROTOCOL.thousand} = "
+                    f"and gets one rating with its 95% interval ({PROTOCOL.zero} = 0, {PROTOCOL.thousand} = "
                     f"1000). The same command gives the same score card.",
         formatter_class=_DefaultsFormatter)
     p.add_argument("ruleset", nargs="?", help=RULESETS_HELP + " (or --rulesets)")
