@@ -148,6 +148,17 @@ def test_quick_rate_meets_only_the_rungs_that_do_not_search(tiny):
     assert card.command == "cardenv rate onefifty_v0 --agent random --protocol tiny --quick"
 
 
+def test_a_policy_written_in_a_file_is_rated_like_any_agent(tiny, tmp_path):
+    from cardenv.rating.rate import rate
+
+    policy = tmp_path / "lowest.py"
+    policy.write_text("import numpy as np\n\n\ndef act(observation):\n"
+                      "    return int(np.flatnonzero(observation['action_mask'])[0])\n")
+    card = rate(RULESET, f"python:{policy}:act", quick=True, protocol=tiny)
+    assert card.agent == f"python:{policy}:act" and card.games == 3 * 8
+    assert card.rating < card.ladder["heuristic"][0]  # always the lowest legal action: no heuristic
+
+
 def test_cli_rate_writes_a_card_json_and_png(tiny, tmp_path, capsys):
     from cardenv.cli import main
 
