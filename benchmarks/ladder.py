@@ -19,7 +19,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from cardenv.rating.ladder import LADDER_DIR, load_ladder, make_ladder
+from cardenv.rating.ladder import LADDER_DIR, ladder_path, load_ladder, make_ladder
 from cardenv.rating.protocol import PROTOCOL, get_protocol
 from cardenv.rulesets import ruleset_names
 
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(1)  # batch-1 inference (ppo:pretrained): extra threads only spin
     command = shlex.join(["python", "benchmarks/ladder.py", *(argv if argv is not None else sys.argv[1:])])
     for ruleset in args.rulesets:
-        path = args.directory / f"v{protocol.version}" / f"{ruleset}.json"
+        path = ladder_path(protocol, ruleset, args.directory)
         path.parent.mkdir(parents=True, exist_ok=True)
         done = []
         if path.is_file():

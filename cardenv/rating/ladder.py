@@ -30,8 +30,10 @@ LADDER_DIR = Path(__file__).parent / "ladders"
 Z95 = 1.959963984540054
 
 
-def ladder_path(version: str, ruleset: str) -> Path:
-    return LADDER_DIR / f"v{version}" / f"{ruleset}.json"
+def ladder_path(protocol: RatingProtocol, ruleset: str, directory: Path | None = None) -> Path:
+    """Where the ladder of ``ruleset`` under ``protocol`` is stored (in the package's
+    :data:`LADDER_DIR` unless ``directory`` is given)."""
+    return Path(directory if directory is not None else LADDER_DIR) / f"v{protocol.version}" / f"{ruleset}.json"
 
 
 def ladder_games(protocol: RatingProtocol, focal: str, field: str) -> int:
@@ -157,8 +159,7 @@ def fit_ladder(protocol: RatingProtocol, cells: dict[tuple[str, str], dict]) -> 
 def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Path | None = None) -> Ladder:
     """The stored ladder of ``ruleset`` under ``protocol`` (its ratings fitted now) from
     ``directory`` (the package's own, :data:`LADDER_DIR`, by default)."""
-    directory = Path(directory) if directory is not None else LADDER_DIR
-    path = directory / f"v{protocol.version}" / f"{ruleset}.json"
+    path = ladder_path(protocol, ruleset, directory)
     if not path.is_file():
         covered = ladder_rulesets(protocol, directory)
         raise ValueError(f"rating protocol {protocol.version} has no ladder for {ruleset!r} (it has "
@@ -177,8 +178,7 @@ def load_ladder(ruleset: str, protocol: RatingProtocol = PROTOCOL, directory: Pa
 
 def ladder_rulesets(protocol: RatingProtocol = PROTOCOL, directory: Path | None = None) -> list[str]:
     """The rulesets that have a stored ladder under ``protocol``."""
-    directory = Path(directory) if directory is not None else LADDER_DIR
-    return sorted(path.stem for path in (directory / f"v{protocol.version}").glob("*.json"))
+    return sorted(path.stem for path in ladder_path(protocol, "*", directory).parent.glob("*.json"))
 
 
 def one_blas_thread():
