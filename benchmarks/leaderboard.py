@@ -73,6 +73,10 @@ def main(argv: list[str] | None = None) -> int:
             entries[(entry["agent"], "rung")] = entry
 
         def save() -> None:
+            # entries another run has recorded since this one began stay (several runs may share the page)
+            now = results.table(results.load("leaderboard"), table_id)
+            for e in now["data"]["entries"] if now else []:
+                entries.setdefault((e["agent"], e["mode"]), e)
             ranked = sorted(entries.values(), key=lambda e: -e["rating"])
             data = {"ruleset": ruleset, "protocol": protocol.version, "zero": protocol.zero,
                     "thousand": protocol.thousand, "points_per_strength": ladder.scale, "entries": ranked,
