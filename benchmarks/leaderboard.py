@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import results  # noqa: E402  (benchmarks/results.py: the results pages)
 
-from cardenv.core.version import __version__  # noqa: E402
 from cardenv.rating.ladder import ladder_rulesets, load_ladder  # noqa: E402
 from cardenv.rating.protocol import PROTOCOL, get_protocol  # noqa: E402
 from cardenv.rating.rate import rate, rating_command, rung_card  # noqa: E402

@@ -23,7 +23,7 @@ import numpy as np
 
 from cardenv.eval.intervals import wilson_interval
 from cardenv.eval.tournament import GameOutcome, run_tournament
-from cardenv.rating.plackett_luce import Outcome, StrengthFit, fit_strengths, outcome_of
+from cardenv.rating.plackett_luce import StrengthFit, fit_strengths, outcome_of
 from cardenv.rating.protocol import PROTOCOL, RatingProtocol
 
 LADDER_DIR = Path(__file__).parent / "ladders"
@@ -203,21 +203,16 @@ def make_ladder(ruleset: str, protocol: RatingProtocol, workers: int = 1, progre
     kept = {(c["focal"], c["field"]): c for c in done}
     cells = []
     with one_blas_thread():
-        _play_cells(ruleset, protocol, workers, progress, report, kept, cells, on_cell)
+        for focal in protocol.rungs:
+            for field in protocol.rungs:
+                if (focal, field) in kept:
+                    cells.append(kept[(focal, field)])
+                    continue
+                result = run_tournament(ruleset, focal, field, ladder_games(protocol, focal, field),
+                                        seed=protocol.seed, progress=progress, workers=workers)
+                cells.append(ladder_cell(protocol, focal, field, result.outcomes))
+                report(f"{ruleset} {focal} vs 3 x {field}: {result.win_share:.3f} over {result.games} games "
+                       f"({result.seconds:.0f} s)")
+                if on_cell is not None:
+                    on_cell({"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells})
     return {"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells}
-
-
-def _play_cells(ruleset, protocol, workers, progress, report, kept, cells, on_cell) -> None:
-    for focal in protocol.rungs:
-        for field in protocol.rungs:
-            if (focal, field) in kept:
-                cells.append(kept[(focal, field)])
-                continue
-            result = run_tournament(ruleset, focal, field, ladder_games(protocol, focal, field), seed=protocol.seed,
-                                    progress=progress, workers=workers)
-            cells.append(ladder_cell(protocol, focal, field, result.outcomes))
-            report(f"{ruleset} {focal} vs 3 x {field}: {result.win_share:.3f} over {result.games} games "
-                   f"({result.seconds:.0f} s)")
-            if on_cell is not None:
-                on_cell({"protocol": protocol.to_dict(), "ruleset": ruleset, "cells": cells})
-

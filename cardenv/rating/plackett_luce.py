@@ -22,8 +22,7 @@ far apart they are (about ``log(games / prior_draws)``).
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,12 +40,6 @@ def outcome_of(players: Sequence[int], ranks: Sequence[int]) -> Outcome:
     ``ranks[s]`` (1 = best; equal ranks finished level)."""
     levels = sorted(set(ranks))
     return tuple(tuple(sorted(p for p, r in zip(players, ranks) if r == level)) for level in levels)
-
-
-def count_outcomes(outcomes: Iterable[Outcome]) -> Counter:
-    """The outcomes with how often each occurred (the fit's input): games with the same
-    outcome add the same term to the log-likelihood."""
-    return Counter(outcomes)
 
 
 def outcome_log_probability(theta: np.ndarray, outcome: Outcome) -> float:
@@ -113,7 +106,7 @@ class StrengthFit:
 def fit_strengths(counts: Mapping[Outcome, int], num_players: int, fixed: Mapping[int, float],
                   prior_draws: float = PRIOR_DRAWS) -> StrengthFit:
     """The most likely strengths of ``num_players`` players from ``counts``
-    (:func:`count_outcomes`) and the prior of ``prior_draws`` virtual draws per pair that
+    (a ``Counter`` of outcomes: games with the same outcome add the same term) and the prior of ``prior_draws`` virtual draws per pair that
     met, the players in ``fixed`` held at their given strength (at least one must be: the
     likelihood does not change when every strength moves together)."""
     from scipy.optimize import minimize

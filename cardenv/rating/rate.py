@@ -139,10 +139,10 @@ def rung_card(ladder: Ladder, rung: str) -> ScoreCard:
     protocol = ladder.protocol
     counts: Counter = Counter()
     rows = []
-    for field in protocol.fields():
-        counts.update(cell_counts(protocol, ladder.cells[(rung, field)], len(protocol.rungs)))
-        rows.append(FieldRow(field, ladder.summary(rung, field), {focal: ladder.summary(focal, field)
-                                                                   for focal in protocol.rungs}))
+    for opponent in protocol.fields():
+        counts.update(cell_counts(protocol, ladder.cells[(rung, opponent)], len(protocol.rungs)))
+        rows.append(FieldRow(opponent, ladder.summary(rung, opponent), {focal: ladder.summary(focal, opponent)
+                                                                         for focal in protocol.rungs}))
     return score_card(ladder, rung, False, counts, rows, rating_command([ladder.ruleset], rung, False, protocol))
 
 
