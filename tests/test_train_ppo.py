@@ -194,8 +194,8 @@ def test_the_shipped_policy_is_a_network_on_the_observation_alone(ruleset):
 @pytest.mark.parametrize("ruleset", shipped_rulesets("pretrained_memory"))
 def test_the_memory_policy_remembers_with_its_own_frames_and_plays_either_memory(ruleset):
     """ppo:pretrained_memory was trained under memory="none" with a frame stack: it sees
-    the observation alone (no guide) and keeps its own frames; it plays legal games under
-    both memory settings."""
+    the observation alone (no guide), keeps its own frames and plays legal games under both
+    memory settings (under either it sees what memory="none" shows: Agent.memory)."""
     from cardenv.agents.ppo import model_metadata
 
     recorded = model_metadata(pretrained_model_path(ruleset, "pretrained_memory"))
@@ -207,6 +207,37 @@ def test_the_memory_policy_remembers_with_its_own_frames_and_plays_either_memory
         others = [make_agent("heuristic", info, np.random.default_rng(s)) for s in range(1, info.num_players)]
         assert play_game(make_raw_env(ruleset, memory=memory), [agent, *others], seed=0) > 0
         assert agent.frames.frames.any()
+
+
+@pytest.mark.parametrize("ruleset", shipped_rulesets("pretrained_memory"))
+def test_the_memory_policy_sees_what_memory_none_shows_in_an_env_of_perfect_memory(ruleset):
+    """Agent.memory: in an env of memory="perfect" a runner gives ppo:pretrained_memory the
+    observation memory="none" shows, so it plays the game it plays there, move for move,
+    while the perfect-memory observation would have shown it more."""
+    from cardenv.agents.base import observation_for
+
+    envs = {memory: make_raw_env(ruleset, memory=memory) for memory in ("perfect", "none")}
+    seated = {memory: [make_agent(spec, ruleset_info(ruleset, memory=memory), np.random.default_rng(seat))
+                       for seat, spec in enumerate(["ppo:pretrained_memory"] + ["random_no_call"] * 3)]
+              for memory in envs}
+    assert seated["perfect"][0].memory == "none"
+    hidden_from_it = 0
+    for env in envs.values():
+        env.reset(seed=5)
+    perfect, none = envs["perfect"].game, envs["none"].game
+    while not perfect.is_terminal:
+        seat = perfect.current_player
+        given = {memory: observation_for(seated[memory][seat], envs[memory], seat) for memory in envs}
+        if seat == 0:
+            np.testing.assert_array_equal(given["perfect"]["observation"], given["none"]["observation"])
+            hidden_from_it += not np.array_equal(envs["perfect"].observe("player_0")["observation"],
+                                                 given["perfect"]["observation"])
+        actions = {memory: seated[memory][seat].act(given[memory], envs[memory].game, seat) for memory in envs}
+        assert actions["perfect"] == actions["none"]
+        for memory, env in envs.items():
+            env.step(actions[memory])
+            env.step_done_agents()
+    assert none.is_terminal and hidden_from_it > 0
 
 
 @pytest.mark.parametrize("ruleset", shipped_rulesets())

@@ -26,6 +26,7 @@ class NoCallAgent(Agent):
         self.name = f"{inner.name}_no_call"
         self.needs_observation_vector = inner.needs_observation_vector
         self.needs_recent_events = inner.needs_recent_events
+        self.memory = inner.memory
         self._allowed = np.ones(len(inner.info.action_table), dtype=np.int8)  # every action but the calls
         self._allowed[inner.info.call_action_ids()] = 0
 
@@ -67,6 +68,11 @@ class MixtureAgent(Agent):
         self.needs_recent_events = any(agent.needs_recent_events for agent in agents)
         self.current = agents[0]
 
+    @property
+    def memory(self) -> str | None:
+        """The memory model of the agent playing this game."""
+        return self.current.memory
+
     def reset(self) -> None:
         super().reset()
         self.current = self.agents[int(self.rng.integers(len(self.agents)))]
@@ -96,9 +102,15 @@ one by whoever builds it."""
 def observation_for(agent: Agent, env, seat: int) -> dict[str, np.ndarray | None]:
     """What ``agent`` gets to act from at ``seat`` of a raw env: the env's observation;
     without the recent events for an agent that does not read them; or only the action
-    mask (``"observation": None``) for an agent that needs no more."""
+    mask (``"observation": None``) for an agent that needs no more. An agent whose
+    ``memory`` is ``"none"`` gets what ``memory="none"`` shows (never more than the env's
+    own memory model shows)."""
     if not agent.needs_observation_vector:
         return {"observation": None, "action_mask": env.game.legal_action_mask()}
+    if agent.memory == "none" and env.config.memory != "none":
+        return {"observation": env.observer_with_memory("none").observe(
+                    env.game, seat, recent_events=agent.needs_recent_events),
+                "action_mask": env.game.legal_action_mask()}
     if not agent.needs_recent_events:
         # Built here, not through env.observe: the env keeps each seat's full observation.
         return {"observation": env.observer.observe(env.game, seat, recent_events=False),

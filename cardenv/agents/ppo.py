@@ -213,6 +213,8 @@ class PPOAgent(Agent):
         self.frame_stack = validation.integer("frame_stack", frame_stack, 1)
         _check_model_fits(self.model, info, where, guide, self.frame_stack, self.derived)
         self.deterministic = deterministic
+        # Trained under memory="none", it sees that observation in any env (Agent.memory).
+        self.memory = "none" if trained_on.get("memory") == "none" else None
         # The reward its value function estimates (a model object brings no record: the
         # env's defaults are assumed).
         self.reward_mode = trained_on.get("reward_mode", DEFAULT_REWARD_MODE)

@@ -54,6 +54,11 @@ class Agent:
     # ``events_dropped``): runners may then give them observations with those pieces
     # left at zero, which are cheaper to build (see observation_for).
     needs_recent_events = True
+    # "none" for an agent that sees only what was revealed since its own last decision
+    # and remembers the rest itself (one trained under ``memory="none"``): runners give it
+    # that observation whatever the env's memory model (see observation_for). None: the
+    # env's own observation.
+    memory: str | None = None
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator):
         self.info = info

@@ -9,6 +9,7 @@ reset probe) lives here once. ``cardenv.<ruleset>`` exposes ``env``, ``raw_env``
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from collections.abc import Callable, Mapping
 from operator import attrgetter
@@ -124,6 +125,7 @@ class CardGameEnv(AECEnv):
         self.reward_scale = reward_scale
         self.eliminated_agents = eliminated_agents
         self.observer = self.observer_class(self.config)
+        self._observers_by_memory = {self.config.memory: self.observer}  # see observer_with_memory
         self.layout = self.observer.layout
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -239,6 +241,15 @@ class CardGameEnv(AECEnv):
         else:
             mask = np.zeros(len(self.action_table), dtype=np.int8)
         return {"observation": buffer.copy(), "action_mask": mask}
+
+    def observer_with_memory(self, memory: str):
+        """The observer of this env's options but the memory model ``memory`` (made on
+        first use): what a runner gives an agent that remembers for itself
+        (``Agent.memory``)."""
+        if memory not in self._observers_by_memory:
+            config = dataclasses.replace(self.config, memory=memory)  # the config checks memory
+            self._observers_by_memory[memory] = self.observer_class(config)
+        return self._observers_by_memory[memory]
 
     def state(self) -> np.ndarray:
         """The omniscient global state as a float32 vector in ``state_space`` (every
