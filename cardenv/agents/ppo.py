@@ -224,6 +224,7 @@ class PPOAgent(Agent):
         self.actor = NumpyActor.from_model(self.model)
         self.critic = NumpyCritic.from_model(self.model)
         self.frames = None
+        self.last_probabilities: np.ndarray | None = None  # of the last choice (a search reads them)
         if self.frame_stack > 1:
             frame_space = policy_observation_space(info, guided=self.guide is not None)
             if self.derived:  # the frames hold the appended pieces too (padded with zeros, as in training)
@@ -240,7 +241,7 @@ class PPOAgent(Agent):
         if self.frames is not None:
             self.frames.clear()
 
-    def _vector(self, observation, state, seat) -> np.ndarray:
+    def policy_vector(self, observation, state, seat) -> np.ndarray:
         """The observation vector the policy reads now (guided, not yet stacked)."""
         if self.derived:
             vector = observation["observation"]
@@ -257,20 +258,20 @@ class PPOAgent(Agent):
     def probabilities(self, observation, state, seat) -> np.ndarray:
         """The policy's probability of each action (zero where the mask forbids it). A
         frame-stacked policy reads it with the frames of this agent's past decisions."""
-        return self._probabilities_of(self._vector(observation, state, seat), observation["action_mask"])
+        return self._probabilities_of(self.policy_vector(observation, state, seat), observation["action_mask"])
 
     def value(self, observation, state, seat) -> float:
         """The policy's value estimate of ``observation`` (the rewards still to come in the
         game, discounted), in the units of the rewards it was trained on (``reward_mode``,
         ``reward_scale``). A frame-stacked policy reads it with this agent's past frames."""
-        vector = self._vector(observation, state, seat)
+        vector = self.policy_vector(observation, state, seat)
         if self.frames is not None:
             vector = self.frames.stacked(vector)
         return predicted_value(self.model, vector) if self.critic is None else self.critic.value(vector)
 
     def choose(self, observation, state, seat) -> int:
-        vector = self._vector(observation, state, seat)
-        probs = self._probabilities_of(vector, observation["action_mask"])
+        vector = self.policy_vector(observation, state, seat)
+        probs = self.last_probabilities = self._probabilities_of(vector, observation["action_mask"])
         if self.frames is not None:
             self.frames.commit(vector)  # a decision: its observation joins the stack
         if self.deterministic:

@@ -72,6 +72,13 @@ def _make_ismcts(info, rng, argument):
                        prior=prior or "heuristic", agent_factory=make_agent, leaf=leaf or "rollout")
 
 
+def _make_search(info, rng, argument):
+    from cardenv.agents.blueprint_search import DEFAULT_WORLDS, BlueprintSearchAgent
+
+    worlds, _, blueprint = argument.partition(PRIOR_SEPARATOR)
+    return BlueprintSearchAgent(info, rng, blueprint, make_agent, worlds=int(worlds) if worlds else DEFAULT_WORLDS)
+
+
 def _make_ppo(info, rng, argument):
     from cardenv.agents.ppo import PPOAgent
 
@@ -108,12 +115,13 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "heuristic_no_call": _make_heuristic_no_call,
     "heuristic_cautious": _make_heuristic_cautious,
     "ismcts": _make_ismcts,
+    "search": _make_search,
     "ppo": _make_ppo,
     "rllib": _make_rllib,
     "python": _make_python,
     "onnx": _make_onnx,
 }
-AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], ppo:MODEL.zip, ppo:pretrained, "
+AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], search[:WORLDS]@BLUEPRINT, ppo:MODEL.zip, ppo:pretrained, "
                "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, "
                "onnx:FILE[#sample], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
@@ -122,6 +130,7 @@ AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib", "onnx": "onnx"}
 PRIOR_SEPARATOR = "@"  # ismcts:30@ppo:pretrained: the search's prior agent
 LEAF_SEPARATOR = "/"  # ismcts:300/static: how a simulation's leaf is judged
 SEARCH_PRIORS = ("heuristic", "ppo", "onnx", "python")  # agents that can be a search's prior
+SEARCH = "search"  # search:16@ppo:pretrained: the search around a blueprint
 MIXTURE = "mixture"  # parse_spec's name for a mixture; its argument is the whole spec
 SEAT_SEPARATOR = ","  # heuristic,heuristic,random: one spec per other seat
 
@@ -165,7 +174,10 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
         for alternative in spec.split(MIXTURE_SEPARATOR):
             parse_spec(alternative)
         return MIXTURE, spec
-    name, sep, argument = spec.partition(":")
+    if spec.startswith(SEARCH + PRIOR_SEPARATOR):  # search@BLUEPRINT: the default budget
+        name, sep, argument = SEARCH, ":", spec[len(SEARCH):]
+    else:
+        name, sep, argument = spec.partition(":")
     if name not in AGENTS:
         raise ValueError(f"unknown agent {spec!r}; agents are {AGENT_SPECS}")
     if name in AGENT_EXTRAS:
@@ -190,6 +202,8 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
         if leaf in VALUE_LEAVES and not (has_prior and prior_name == "ppo"):
             raise ValueError(f"the ismcts leaf {leaf!r} reads a policy's value function: give a ppo prior (as in "
                              f"'ismcts:100/{leaf}@ppo:pretrained'), got {spec!r}")
+    elif name == "search":
+        argument = _checked_search(spec, argument)
     elif name == "ppo":
         if not argument:
             raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/RULESET/final_model.zip', "
@@ -223,6 +237,26 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     elif sep:
         raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")
     return name, (argument if sep else None)
+
+
+def _checked_search(spec: str, argument: str) -> str:
+    """The argument of a ``search[:WORLDS]@BLUEPRINT`` spec (after ``search:``, or the
+    whole spec's tail after ``search``), checked, with the blueprint's own argument
+    resolved (a ppo model file)."""
+    worlds, has_blueprint, blueprint = argument.partition(PRIOR_SEPARATOR)
+    if not has_blueprint or not blueprint:
+        raise ValueError(f"the search needs a blueprint agent after '@', as in 'search@ppo:pretrained' or "
+                         f"'search:16@heuristic', got {spec!r}")
+    if worlds and not worlds.isdigit():
+        raise ValueError(f"the search's worlds per decision must be an integer of at least 0, got {worlds!r} in "
+                         f"{spec!r}")
+    blueprint_name, blueprint_argument = parse_spec(blueprint)
+    if blueprint_name in (SEARCH, "ismcts", MIXTURE):
+        raise ValueError(f"the search's blueprint must be an agent that does not search, and not a mixture (as in "
+                         f"'search@ppo:pretrained'), got {blueprint!r} in {spec!r}")
+    if blueprint_name == "ppo":
+        blueprint = f"ppo:{blueprint_argument}"
+    return f"{worlds}{PRIOR_SEPARATOR}{blueprint}"
 
 
 def make_agent(spec: str, info: RulesetInfo, rng: np.random.Generator) -> Agent:

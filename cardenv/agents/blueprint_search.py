@@ -1,0 +1,253 @@
+"""``search@BLUEPRINT``: a search that improves any agent, its blueprint, one decision at a
+time (single-agent search as in SPARTA: Lerer, Hu, Foerster and Brown, AAAI 2020).
+
+At each of its decisions with more than one legal action the searcher
+
+1. asks the blueprint for its move, from the real observation (the blueprint follows the
+   whole game, so its memory is the one it would have playing alone);
+2. samples ``worlds`` worlds consistent with all it knows (``state.sample_world``: the
+   cards it has not seen dealt at random into the places it cannot see);
+3. in each world, plays every candidate action (the legal actions; a policy's
+   ``max_candidates`` most likely) and then lets the blueprint play every seat, its own
+   included, to the end of the round (the rollout): in every world each candidate meets
+   the same world and the same random numbers (common random numbers), so their
+   differences are paired;
+4. scores a rollout by the searcher's points of the round relative to the mean of the
+   others' (negated: fewer points is better), plus, where the round ends the game, the
+   win share above the fair one (``GAME_END_WEIGHT`` rounds' worth);
+5. deviates from the blueprint's move only when the best candidate's mean gain over it
+   clears the threshold: the gain, ``z`` standard errors below its mean, must exceed
+   ``threshold`` points. Otherwise it plays the blueprint's move.
+
+Candidates that fall clearly behind the blueprint's move (the gain ``z`` standard errors
+above its mean still below zero) stop being rolled out after each batch of
+``ELIMINATION_BATCH`` worlds (successive elimination).
+
+The search assumes the other seats play the blueprint. A blueprint that is a plain MLP
+policy (``ppo:pretrained``, a ``ppo:FILE`` of that shape) plays the rollouts of a batch in
+lockstep, one batched forward pass per step for all of them; any other blueprint plays them
+one by one, each rollout player reseeded from the world's seed.
+
+With ``worlds=0``, or a threshold no gain clears (``math.inf``), it plays its
+blueprint's moves exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from cardenv.agents.base import AgentFactory
+from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.engine.rounds import GameState
+
+DEFAULT_WORLDS = 8
+"""Worlds sampled per decision (each candidate action is rolled out once in each)."""
+DEFAULT_THRESHOLD = 0.0
+"""Points per round the gain's lower bound must clear to deviate from the blueprint."""
+DEFAULT_Z = 2.0
+"""Standard errors between a gain's mean and the bound the threshold is judged by."""
+DEFAULT_MAX_CANDIDATES = 6
+"""Most candidate actions a policy blueprint's search rolls out (its most likely ones,
+its own move first); a blueprint that gives no probabilities has every legal action rolled out."""
+ELIMINATION_BATCH = 4
+"""Worlds between two eliminations of candidates clearly behind the blueprint's move."""
+SEARCH_STREAM = 1
+"""The spawn key a reseeded search's own generator adds to the seed's."""
+REWARD_SCALE = 40.0
+"""Points a rollout's reward is divided by (a typical swing of one round between players)."""
+GAME_END_WEIGHT = 2.0
+"""Reward for winning a game the rollout's round ends, over the fair share."""
+
+
+def round_reward(world: GameState, round_index: int, seat: int) -> float:
+    """``seat``'s reward for round ``round_index`` of ``world``, which has ended: minus its
+    points added less the mean the others added, over ``REWARD_SCALE``; where the round
+    ended the game, plus ``GAME_END_WEIGHT`` × (its win share − the fair share)."""
+    added = world.round_results[round_index].points_added
+    n = len(added)
+    others_mean = (sum(added) - added[seat]) / (n - 1)
+    reward = -(added[seat] - others_mean) / REWARD_SCALE
+    if world.is_terminal:
+        winners = world.winners()
+        share = 1.0 / len(winners) if seat in winners else 0.0
+        reward += GAME_END_WEIGHT * (share - 1.0 / n)
+    return reward
+
+
+def _batched_actor(agent: Agent):
+    """The numpy actor of a blueprint whose move is a pure function of one observation
+    (a deterministic, unguided, frameless MLP policy), which rollouts can batch; else None."""
+    actor = getattr(agent, "actor", None)
+    stateless = (getattr(agent, "deterministic", False) and getattr(agent, "guide", True) is None
+                 and getattr(agent, "frames", True) is None)
+    return actor if actor is not None and stateless else None
+
+
+class BlueprintSearchAgent(Agent):
+    """See the module docstring."""
+
+    name = "search"
+
+    def __init__(self, info: RulesetInfo, rng: np.random.Generator, blueprint: str, agent_factory: AgentFactory,
+                 worlds: int = DEFAULT_WORLDS, threshold: float = DEFAULT_THRESHOLD, z: float = DEFAULT_Z,
+                 max_candidates: int = DEFAULT_MAX_CANDIDATES):
+        """``blueprint`` is an agent spec, built by ``agent_factory``; ``threshold`` is in
+        points per round."""
+        super().__init__(info, rng)
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
+            raise ValueError(f"the search's worlds per decision is an integer of at least 0, got {worlds!r}")
+        if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 2:
+            raise ValueError(f"the search's max_candidates is an integer of at least 2, got {max_candidates!r}")
+        if not (isinstance(threshold, (int, float)) and threshold >= 0) or not (isinstance(z, (int, float)) and z >= 0):
+            raise ValueError(f"the search's threshold (points) and z are numbers of at least 0, got {threshold!r} "
+                             f"and {z!r}")
+        self.blueprint_spec = blueprint
+        self.worlds, self.threshold, self.z, self.max_candidates = worlds, float(threshold), float(z), max_candidates
+        # The blueprint of the real game; the rollouts' players have generators of their own,
+        # reseeded from each world's seed.
+        self.blueprint = agent_factory(blueprint, info, rng)
+        # The search's own draws (worlds, rollout seeds) come from a generator apart from
+        # the blueprint's, so a search that never deviates plays the blueprint's very moves.
+        self.search_rng = rng.spawn(1)[0]
+        self.players = [agent_factory(blueprint, info, np.random.default_rng(0)) for _ in range(info.num_players)]
+        self.name = f"search@{self.blueprint.name}"
+        self.needs_observation_vector = True
+        self.needs_recent_events = self.blueprint.needs_recent_events
+        self.memory = self.blueprint.memory
+        config = info.config
+        if self.memory is not None and self.memory != config.memory:
+            import dataclasses
+
+            config = dataclasses.replace(config, memory=self.memory)
+        self.observer = info.observer_class(config)
+        self._buffer = self.observer.new_buffer()
+        self.actor = _batched_actor(self.players[0])
+        self.decisions = self.searched = self.deviations = 0  # counts, for the benchmarks
+
+    def reset(self) -> None:
+        super().reset()
+        self.blueprint.reset()
+
+    def reseed(self, seed: np.random.SeedSequence | int) -> None:
+        super().reseed(seed)  # the blueprint's generator (shared)
+        sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        self.search_rng = np.random.default_rng(np.random.SeedSequence(sequence.entropy,
+                                                                       spawn_key=(*sequence.spawn_key, SEARCH_STREAM)))
+
+    def close(self) -> None:
+        for agent in (self.blueprint, *self.players):
+            agent.close()
+
+    def choose(self, observation, state: GameState | None, seat: int) -> int:
+        mask = observation["action_mask"]
+        self.decisions += 1
+        move = self.blueprint.act(observation, state, seat)
+        probabilities = getattr(self.blueprint, "last_probabilities", None)
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1 or self.worlds == 0 or self.threshold == math.inf:
+            return move
+        if state is None:
+            raise ValueError("the search plays the rules engine forward: it needs the game state")
+        if probabilities is not None:
+            ranked = sorted(legal.tolist(), key=lambda a: (a != move, -probabilities[a], a))
+            candidates = ranked[:self.max_candidates]
+        else:
+            candidates = [move] + [int(a) for a in legal if a != move]
+        self.searched += 1
+        gains = self._gains(state, seat, candidates)
+        best, bound = None, self.threshold / REWARD_SCALE
+        for action, samples in gains.items():
+            if len(samples) < 2:
+                continue
+            mean = float(np.mean(samples))
+            lower = mean - self.z * float(np.std(samples, ddof=1)) / math.sqrt(len(samples))
+            if lower > bound and (best is None or mean > best[1]):
+                best = (action, mean)
+        if best is None:
+            return move
+        self.deviations += 1
+        return int(best[0])
+
+    # --- the rollouts ----------------------------------------------------------------------
+    def _gains(self, state: GameState, seat: int, candidates: list[int]) -> dict[int, list[float]]:
+        """Each other candidate's gain over the blueprint's move (``candidates[0]``), one per
+        world it was rolled out in."""
+        move, alive = candidates[0], candidates[1:]
+        gains: dict[int, list[float]] = {a: [] for a in alive}
+        round_index = state.round_index
+        done = 0
+        while done < self.worlds and alive:
+            batch = min(ELIMINATION_BATCH, self.worlds - done)
+            starts, seeds = [], []
+            for _ in range(batch):
+                world = state.sample_world(seat, self.search_rng)
+                seed = int(self.search_rng.integers(2**63))
+                for action in (move, *alive):
+                    start = world.clone()
+                    start.apply(action)
+                    starts.append(start)
+                    seeds.append(seed)
+            rewards = self._play_out(starts, seeds, round_index, seat)
+            per_world = len(alive) + 1
+            for w in range(batch):
+                row = rewards[w * per_world:(w + 1) * per_world]
+                for action, reward in zip(alive, row[1:]):
+                    gains[action].append(reward - row[0])
+            done += batch
+            alive = [a for a in alive if self._upper(gains[a]) >= 0.0]
+        return gains
+
+    def _upper(self, samples: list[float]) -> float:
+        if len(samples) < 2:
+            return math.inf
+        return float(np.mean(samples)) + self.z * float(np.std(samples, ddof=1)) / math.sqrt(len(samples))
+
+    def _play_out(self, worlds: list[GameState], seeds: list[int], round_index: int, seat: int) -> list[float]:
+        """Play every world to the end of round ``round_index`` with the blueprint in every
+        seat; the searcher's reward in each."""
+        if self.actor is not None:
+            self._play_batched(worlds, round_index)
+        else:
+            for world, seed in zip(worlds, seeds):
+                self._play_one(world, seed, round_index)
+        return [round_reward(world, round_index, seat) for world in worlds]
+
+    def _play_one(self, world: GameState, seed: int, round_index: int) -> None:
+        for k, agent in enumerate(self.players):
+            agent.reseed(np.random.SeedSequence(seed, spawn_key=(k,)))
+            agent.reset()
+        buffer = self._buffer
+        while not world.is_terminal and world.round_index == round_index:
+            player = world.current_player
+            agent = self.players[player]
+            observation = {"observation": self.observer.write(world, player, buffer,
+                                                              recent_events=agent.needs_recent_events),
+                           "action_mask": world.legal_action_mask()}
+            world.apply(agent.act(observation, world, player))
+
+    def _play_batched(self, worlds: list[GameState], round_index: int) -> None:
+        """The rollouts in lockstep: one forward pass of the blueprint's actor per step for
+        every world still in its round."""
+        policy = self.players[0]
+        vectors = None
+        buffer = self._buffer
+        active = [w for w in worlds if not w.is_terminal and w.round_index == round_index]
+        while active:
+            masks = np.empty((len(active), len(self.info.action_table)), dtype=bool)
+            for k, world in enumerate(active):
+                player = world.current_player
+                mask = world.legal_action_mask()
+                # What the policy reads: the observation and any pieces it derives from it.
+                vector = policy.policy_vector({"observation": self.observer.write(world, player, buffer),
+                                               "action_mask": mask}, world, player)
+                if vectors is None:
+                    vectors = np.zeros((len(worlds), len(vector)), dtype=np.float32)
+                vectors[k] = vector
+                masks[k] = mask > 0
+            logits = self.actor.logits(vectors[:len(active)])
+            actions = np.where(masks, logits, -np.inf).argmax(axis=1)
+            for world, action in zip(active, actions.tolist()):
+                world.apply(action)
+            active = [w for w in active if not w.is_terminal and w.round_index == round_index]
