@@ -275,6 +275,24 @@ def render_best_response(data: dict) -> list[str]:
                  "pts/round", "call rate", "steps", "recipe", "minutes", "note"], body)
 
 
+def render_search_gain(data: dict) -> list[str]:
+    """search_gain.py: the search against its blueprint on the same games, per cell."""
+    body = []
+    for r in data["rows"]:
+        gain, (g_low, g_high) = r["points_gain"], r["points_gain_ci95"]
+        share, (s_low, s_high) = r["win_share_difference"], r["win_share_difference_ci95"]
+        body.append([r["ruleset"], f"`search:{r['worlds']}@{r['blueprint']}`",
+                     f"`{r['blueprint'] if r['field'] == 'blueprint' else r['field']}`",
+                     f"{r['games']} ({r['games_differing']})", f"{gain:+.2f} [{g_low:+.2f}, {g_high:+.2f}]",
+                     f"{share:+.3f} [{s_low:+.3f}, {s_high:+.3f}]",
+                     f"{r['win_share'][0]:.3f} / {r['win_share'][1]:.3f}", f"{r['ms_per_decision']:.0f}",
+                     f"{r['searched_share']:.2f} / {r['deviation_share']:.3f}",
+                     f"{3600 / r['search_seconds_per_game']:.0f}"])
+    return rows(["ruleset", "search", "field (3 ×)", "games (ended differently)",
+                 "points/round gain [95%]", "win share search − blueprint [95%]", "win share search / blueprint",
+                 "ms per decision", "decisions searched / deviated", "games per hour"], body)
+
+
 def render_openspiel_mini(data: dict) -> list[str]:
     """openspiel_mini.py: the mini variants solved by CFR+, and our agents' exploitability."""
     body = []
@@ -341,7 +359,7 @@ RENDERERS: dict[str, Callable[[object], list[str]]] = {
     "bench_search": render_bench_search, "strength_matrix": render_strength_matrix,
     "win_shares": render_win_shares, "openspiel_ismcts": render_openspiel_ismcts,
     "best_response": render_best_response, "openspiel_mini": render_openspiel_mini,
-    "leaderboard": render_leaderboard,
+    "leaderboard": render_leaderboard, "search_gain": render_search_gain,
 }
 
 

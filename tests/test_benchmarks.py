@@ -211,6 +211,25 @@ def test_the_search_benchmark_measures_every_row_against_a_baseline(tmp_path):
         search.main(["--budgets", "0"])
 
 
+def test_the_search_gain_benchmark_records_a_paired_row_per_cell_and_keeps_other_cells(tmp_path, monkeypatch):
+    """benchmarks/search_gain.py: search:W@BLUEPRINT against its blueprint on the same games,
+    one row per (ruleset, blueprint, field, worlds); a later run keeps the other cells'."""
+    gain = load_script("search_gain")
+    monkeypatch.setattr(gain.results, "RESULTS", tmp_path)
+    argv = ["--rulesets", "onefifty_v0", "--blueprints", "heuristic", "--games", "4", "--worlds", "1", "--record"]
+    assert gain.main(argv + ["--fields", "blueprint", "random_no_call"]) == 0
+    assert gain.main(argv + ["--fields", "blueprint"]) == 0
+    page = json.loads((tmp_path / "search.json").read_text())
+    rows = page["tables"][0]["data"]["rows"]
+    assert sorted(r["field"] for r in rows) == ["blueprint", "random_no_call"]
+    for row in rows:
+        assert row["games"] == 4 and row["worlds"] == 1 and 0 <= row["games_differing"] <= 4
+        low, high = row["points_gain_ci95"]
+        assert low <= row["points_gain"] <= high and row["ms_per_decision"] > 0
+        assert 0 < row["searched_share"] <= 1 and 0 <= row["deviation_share"] <= row["searched_share"]
+    assert "| onefifty_v0 | `search:1@heuristic` | `heuristic` | 4 (" in (tmp_path / "search.md").read_text()
+
+
 def test_the_training_benchmark_measures_the_view_beside_a_null_env(tmp_path, monkeypatch):
     """benchmarks/bench_training.py: the view alone and PPO on it, for each field, beside PPO
     on a null env; ``--record`` puts the figures into the speed results page."""
