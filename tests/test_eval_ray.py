@@ -9,6 +9,7 @@ import pytest
 
 from cardenv.cli import main
 from cardenv.eval import run_tournament
+from tests.test_rating import tiny, tiny_ladders  # noqa: F401  (fixtures: the tiny rating protocol)
 
 # Ray is imported by the fixture: a run without it collects this module and deselects it
 # (pyproject's addopts); CI runs it in the venv that has Ray (pytest -m ray).
@@ -91,3 +92,30 @@ def test_cli_eval_with_ray(local_cluster, tmp_path, capsys):
     assert without_timing(out.read_text()) == without_timing(local.to_json())
     assert main(["eval", "onefifty_v0", "--agent", "heuristic", "--ray", "--workers", "2"]) == 2
     assert "exclude each other" in capsys.readouterr().err
+
+
+def test_rate_with_ray_gives_the_card_of_one_process(local_cluster, tiny, tmp_path, capsys):
+    """cardenv rate --ray: the games play as Ray tasks and the score card is the one
+    process's (tiny protocol, its ladder made in a temporary folder)."""
+    from cardenv.rating.rate import rate
+
+    one = rate("onefifty_v0", "heuristic_no_call", quick=True, protocol=tiny)
+    distributed = rate("onefifty_v0", "heuristic_no_call", quick=True, protocol=tiny, ray_address="auto")
+    assert distributed.to_dict() == one.to_dict()
+    out = tmp_path / "card.json"
+    assert main(["rate", "onefifty_v0", "--agent", "heuristic_no_call", "--protocol", "tiny", "--quick", "--ray",
+                 "--no-progress", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["rating"] == one.rating
+    assert main(["rate", "onefifty_v0", "--agent", "heuristic", "--protocol", "tiny", "--ray", "--workers", "2"]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+
+
+def test_compare_with_ray_gives_the_differences_of_one_process(local_cluster):
+    from cardenv.eval.compare import compare
+
+    one = compare("cut_v0", "heuristic", "heuristic_cautious", field="heuristic", games=8, seed=3)
+    distributed = compare("cut_v0", "heuristic", "heuristic_cautious", field="heuristic", games=8, seed=3,
+                          ray_address="auto")
+    for result in (one, distributed):
+        result.a.seconds = result.b.seconds = 0.0
+    assert distributed.to_dict(with_games=True) == one.to_dict(with_games=True)
