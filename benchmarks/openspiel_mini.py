@@ -6,9 +6,9 @@
 For each mini variant (cardenv.MINI_VARIANTS): the histories of its whole tree
 (``get_all_states``, chance and terminal nodes included), OpenSpiel's perfect-recall
 check, CFR+ (C++, on the ``cached_tree`` transform) with its exploitability curve, and the
-exact exploitability of the uniform random policy, our heuristic and our ismcts
+exact exploitability of the uniform random policy, our heuristic and our searches
 (``cardenv.adapters.openspiel_policies.agent_exploitability``: the agent's action at every
-information state; for ismcts, the frequencies of ``--ismcts-samples`` searches). Writes the figures into
+information state; for ismcts and search@BLUEPRINT, the frequencies of ``--ismcts-samples`` searches). Writes the figures into
 ``docs/results/openspiel_mini.json`` (and redraws its page, ``docs/results/openspiel_mini.md``)
 and the curves to ``docs/openspiel_cfr_<ruleset>.png``. Exploitability here is OpenSpiel's: the mean over
 the players of what a best response gains against the policy, in points.
@@ -107,7 +107,7 @@ def measure_agents(ruleset: str, args, result: dict) -> None:
     for entry in filter(None, args.agents.split(",")):
         label, _, spec = entry.rpartition("=")
         start = time.perf_counter()
-        samples = args.ismcts_samples if spec.startswith("ismcts") else 1
+        samples = args.ismcts_samples if spec.startswith(("ismcts", "search")) else 1
         value = agent_exploitability(ruleset, spec, seed=0, samples=samples).exploitability
         label = label or (spec if samples == 1 else f"{spec} ({samples} searches per state)")
         result.setdefault("agents", {})[label] = value
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="agent specs, comma-separated; LABEL=SPEC names one in the figures")
     parser.add_argument("--agents-only", action="store_true",
                         help="measure only --agents, keeping the saved tree and CFR+ figures")
-    parser.add_argument("--ismcts-samples", type=int, default=4)
+    parser.add_argument("--ismcts-samples", type=int, default=4, help="searches per information state (ismcts, search)")
     parser.add_argument("--skip-recall-check", action="store_true")
     parser.add_argument("--redraw", action="store_true",
                         help="from the saved figures: print the docs' table, draw the curves again, and stop")

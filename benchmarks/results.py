@@ -302,6 +302,7 @@ def render_openspiel_mini(data: dict) -> list[str]:
         agents = r.get("agents", {})
         heuristic = agents.get("heuristic")
         ismcts = next((v for k, v in agents.items() if k.startswith("ismcts")), None)
+        search = next((v for k, v in agents.items() if k.startswith("search")), None)
         ppo = next((v for k, v in agents.items() if k.startswith("MaskablePPO")), None)
         check = (f"perfect-recall check {r['perfect_recall_check_seconds']} s, " if "perfect_recall_check_seconds" in r
                  else "perfect-recall check in the slow test, ")
@@ -311,13 +312,14 @@ def render_openspiel_mini(data: dict) -> list[str]:
             f"{tree['information_states']:,}", f"{cfr['uniform_exploitability']:.3f}",
             f"{cfr['final']:.1e} after {cfr['iterations']} ({cfr['final_relative_to_uniform']:.4%}); "
             f"below 1% by {first_below}",
-            *("—" if v is None else f"{v:.3f}" for v in (heuristic, ismcts, ppo)),
+            *("—" if v is None else f"{v:.3f}" for v in (heuristic, search, ismcts, ppo)),
             f"tree {tree['seconds']:.0f} s, {check}cache + first iteration "
             f"{cfr['first_iteration_and_cache_seconds']:.0f} s, CFR+ with {len(cfr['curve'])} exploitability "
             f"evaluations {cfr['cfr_plus_seconds']:.0f} s"])
     agents = sorted({k for r in data.values() for k in r.get("agents", {})})
     lines = rows(["game", "deck", "histories (chance / decision / terminal)", "information states",
-                  "uniform random", "CFR+ after N iterations (% of uniform)", "heuristic", "ismcts", "MaskablePPO",
+                  "uniform random", "CFR+ after N iterations (% of uniform)", "heuristic", "search@heuristic",
+                  "ismcts", "MaskablePPO",
                   "times (one core)"], body)
     return lines + ["", "The agents measured: " + ", ".join(f"`{a}`" for a in agents) + "."]
 
