@@ -65,6 +65,7 @@ import math
 import numpy as np
 
 from cardenv.agents.base import AgentFactory
+from cardenv.agents.blueprint_search import REWARD_SCALE, round_reward  # the rollout's reward, written once
 from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.core.scoring import points_relative_to_table
 from cardenv.engine.rounds import GameState
@@ -75,8 +76,6 @@ from cardenv.rulesets import get_ruleset
 # policy alone 0.314); with 0.5 the search left the policy on too little evidence.
 HEURISTIC_PRIOR_WEIGHT = 0.5
 POLICY_PRIOR_WEIGHT = 0.9
-REWARD_SCALE = 40.0  # points; a typical swing of one round between players
-GAME_END_WEIGHT = 2.0  # reward for winning the game outright, relative to the fair share
 # Smallest gap between two exploration terms that the (equal) means added to both cannot
 # close in floating point; closer ones are not taken as settled (rewards are a few units).
 FOREGONE_MARGIN = 1e-9
@@ -379,7 +378,7 @@ class ISMCTSAgent(Agent):
         """Finish the round with the heuristic in every seat (a policy prior in the searcher's);
         the searcher's reward."""
         self._play(world, round_index, self._rollout_players(seat))
-        return self._round_reward(world, round_index, seat)
+        return round_reward(world, round_index, seat)
 
     def _rollout_players(self, seat: int) -> list[Agent]:
         """The rollout's player of every seat, starting afresh in this world: the heuristic
@@ -403,16 +402,3 @@ class ISMCTSAgent(Agent):
                                                               recent_events=agents[player].needs_recent_events),
                            "action_mask": world.legal_action_mask()}
             world.apply(agents[player].choose(observation, world, player))
-
-    @staticmethod
-    def _round_reward(world: GameState, round_index: int, seat: int) -> float:
-        """The searcher's reward for a round that has ended."""
-        added = world.round_results[round_index].points_added
-        n = len(added)
-        others_mean = (sum(added) - added[seat]) / (n - 1)
-        reward = -(added[seat] - others_mean) / REWARD_SCALE
-        if world.is_terminal:
-            winners = world.winners()
-            share = 1.0 / len(winners) if seat in winners else 0.0
-            reward += GAME_END_WEIGHT * (share - 1.0 / n)
-        return reward
