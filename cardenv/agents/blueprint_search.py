@@ -51,6 +51,8 @@ DEFAULT_Z = 2.0
 DEFAULT_MAX_CANDIDATES = 6
 """Most candidate actions a policy blueprint's search rolls out (its most likely ones,
 its own move first); a blueprint that gives no probabilities has every legal action rolled out."""
+DEFAULT_REWARD = "relative"
+"""How the search scores a rollout (one of ``ROLLOUT_REWARDS``)."""
 ELIMINATION_BATCH = 4
 """Worlds between two eliminations of candidates clearly behind the blueprint's move."""
 SEARCH_STREAM = 1
@@ -61,13 +63,18 @@ GAME_END_WEIGHT = 2.0
 """Reward for winning a game the rollout's round ends, over the fair share."""
 
 
-def round_reward(world: GameState, round_index: int, seat: int) -> float:
+ROLLOUT_REWARDS = ("relative", "points")
+"""How a rollout's round is scored: the searcher's points relative to the others', or its own."""
+
+
+def round_reward(world: GameState, round_index: int, seat: int, reward: str = "relative") -> float:
     """``seat``'s reward for round ``round_index`` of ``world``, which has ended: minus its
-    points added less the mean the others added, over ``REWARD_SCALE``; where the round
-    ended the game, plus ``GAME_END_WEIGHT`` × (its win share − the fair share)."""
+    points added less the mean the others added (``reward="points"``: minus its points
+    added), over ``REWARD_SCALE``; where the round ended the game, plus
+    ``GAME_END_WEIGHT`` × (its win share − the fair share)."""
     added = world.round_results[round_index].points_added
     n = len(added)
-    others_mean = (sum(added) - added[seat]) / (n - 1)
+    others_mean = (sum(added) - added[seat]) / (n - 1) if reward == "relative" else 0.0
     reward = -(added[seat] - others_mean) / REWARD_SCALE
     if world.is_terminal:
         winners = world.winners()
@@ -92,10 +99,13 @@ class BlueprintSearchAgent(Agent):
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, blueprint: str, agent_factory: AgentFactory,
                  worlds: int = DEFAULT_WORLDS, threshold: float = DEFAULT_THRESHOLD, z: float = DEFAULT_Z,
-                 max_candidates: int = DEFAULT_MAX_CANDIDATES):
+                 max_candidates: int = DEFAULT_MAX_CANDIDATES, reward: str = DEFAULT_REWARD):
         """``blueprint`` is an agent spec, built by ``agent_factory``; ``threshold`` is in
-        points per round."""
+        points per round; ``reward`` one of ``ROLLOUT_REWARDS``."""
         super().__init__(info, rng)
+        if reward not in ROLLOUT_REWARDS:
+            raise ValueError(f"the search's reward must be one of {', '.join(ROLLOUT_REWARDS)}, got {reward!r}")
+        self.reward = reward
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
             raise ValueError(f"the search's worlds per decision is an integer of at least 0, got {worlds!r}")
         if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 2:
@@ -212,7 +222,7 @@ class BlueprintSearchAgent(Agent):
         else:
             for world, seed in zip(worlds, seeds):
                 self._play_one(world, seed, round_index)
-        return [round_reward(world, round_index, seat) for world in worlds]
+        return [round_reward(world, round_index, seat, self.reward) for world in worlds]
 
     def _play_one(self, world: GameState, seed: int, round_index: int) -> None:
         for k, agent in enumerate(self.players):
