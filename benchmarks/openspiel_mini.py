@@ -17,6 +17,7 @@ the players of what a best response gains against the policy, in points.
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 import time
 from pathlib import Path
@@ -111,6 +112,7 @@ def measure_agents(ruleset: str, args, result: dict) -> None:
         value = agent_exploitability(ruleset, spec, seed=0, samples=samples).exploitability
         label = label or (spec if samples == 1 else f"{spec} ({samples} searches per state)")
         result.setdefault("agents", {})[label] = value
+        result.setdefault("measured_now", []).append(label)
         print(f"  {label}: exploitability {value:.4f} ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
@@ -125,17 +127,30 @@ def load_figures() -> dict:
     return entry["data"] if entry else {}
 
 
-def save(ruleset: str, result: dict, argv: list[str] | None) -> None:
+def save(ruleset: str, result: dict, argv: list[str] | None, agents_only: bool = False) -> None:
     """``result`` into the saved figures, read again (a run of another variant may have
-    written them meanwhile), its curve drawn and the results page redrawn."""
+    written them meanwhile), its curve drawn and the results page redrawn. A run of
+    ``--agents-only`` keeps the table's command and date (those of its trees and CFR+) and
+    notes its own command and date beside the agents it measured."""
+    measured = result.pop("measured_now", [])
     results = load_figures()
     if result.get("cfr") == results.get(ruleset, {}).get("cfr"):
         # The same solution: keep the agents another run measured on it meanwhile.
         result["agents"] = {**results[ruleset].get("agents", {}), **result.get("agents", {})}
     results[ruleset] = result
     plot(ruleset, result, DOCS / f"openspiel_cfr_{ruleset}.png")
-    results_pages.record(PAGE, "mini", "openspiel_mini", results_pages.command_line("openspiel_mini.py", argv),
-                         results, title="The mini variants")
+    command = results_pages.command_line("openspiel_mini.py", argv)
+    if not agents_only:
+        results_pages.record(PAGE, "mini", "openspiel_mini", command, results, title="The mini variants")
+        return
+    page = results_pages.load(PAGE)
+    entry = results_pages.table(page, "mini")
+    entry["data"] = results
+    prefix = f"- {ruleset}'s {', '.join(measured)}:"
+    kept = [old for old in entry.get("notes", "").splitlines() if old and not old.startswith(prefix)]
+    entry["notes"] = "\n".join([*kept, f"{prefix} `{command}` ({datetime.date.today().isoformat()}, commit "
+                                        f"{results_pages.commit()})."])
+    results_pages.save(PAGE, page)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -164,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.agents_only:
             result = results[ruleset]
             measure_agents(ruleset, args, result)
-            save(ruleset, result, argv)
+            save(ruleset, result, argv, agents_only=True)
             continue
         result = {"options": MINI_VARIANTS[ruleset], "tree": count_histories(game)}
         print("  tree", result["tree"], flush=True)
