@@ -165,3 +165,16 @@ def test_search_specs_parse_with_the_default_budget_and_the_blueprints_file():
     assert agent.worlds == 3 and agent.name == "search@ppo"
     with pytest.raises(ValueError, match="worlds per decision is an integer of at least 0, got -1"):
         _search("cut_v0", "heuristic", 0, worlds=-1)
+    with pytest.raises(ValueError, match="the search's reward must be one of relative, points, got 'wins'"):
+        _search("cut_v0", "heuristic", 0, reward="wins")
+
+
+def test_the_points_reward_scores_the_searchers_own_points():
+    env, state, seat = _decision("cut_v0", 4)
+    round_index = state.round_index
+    while state.round_index == round_index and not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    added = state.round_results[round_index].points_added
+    relative = round_reward(state, round_index, seat)
+    own = round_reward(state, round_index, seat, "points")
+    assert relative - own == pytest.approx((sum(added) - added[seat]) / 3 / 40)

@@ -13,8 +13,9 @@ At each of its decisions with more than one legal action the searcher
    the same world and the same random numbers (common random numbers), so their
    differences are paired;
 4. scores a rollout by the searcher's points of the round relative to the mean of the
-   others' (negated: fewer points is better), plus, where the round ends the game, the
-   win share above the fair one (``GAME_END_WEIGHT`` rounds' worth);
+   others' (negated: fewer points is better; ``reward="points"``: its own points alone),
+   plus, where the round ends the game, the win share above the fair one
+   (``GAME_END_WEIGHT`` rounds' worth);
 5. deviates from the blueprint's move only when the best candidate's mean gain over it
    clears the threshold: the gain, ``z`` standard errors below its mean, must exceed
    ``threshold`` points. Otherwise it plays the blueprint's move.
@@ -34,6 +35,7 @@ blueprint's moves exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -67,14 +69,14 @@ ROLLOUT_REWARDS = ("relative", "points")
 """How a rollout's round is scored: the searcher's points relative to the others', or its own."""
 
 
-def round_reward(world: GameState, round_index: int, seat: int, reward: str = "relative") -> float:
+def round_reward(world: GameState, round_index: int, seat: int, scoring: str = "relative") -> float:
     """``seat``'s reward for round ``round_index`` of ``world``, which has ended: minus its
-    points added less the mean the others added (``reward="points"``: minus its points
+    points added less the mean the others added (``scoring="points"``: minus its points
     added), over ``REWARD_SCALE``; where the round ended the game, plus
     ``GAME_END_WEIGHT`` × (its win share − the fair share)."""
     added = world.round_results[round_index].points_added
     n = len(added)
-    others_mean = (sum(added) - added[seat]) / (n - 1) if reward == "relative" else 0.0
+    others_mean = (sum(added) - added[seat]) / (n - 1) if scoring == "relative" else 0.0
     reward = -(added[seat] - others_mean) / REWARD_SCALE
     if world.is_terminal:
         winners = world.winners()
@@ -103,9 +105,6 @@ class BlueprintSearchAgent(Agent):
         """``blueprint`` is an agent spec, built by ``agent_factory``; ``threshold`` is in
         points per round; ``reward`` one of ``ROLLOUT_REWARDS``."""
         super().__init__(info, rng)
-        if reward not in ROLLOUT_REWARDS:
-            raise ValueError(f"the search's reward must be one of {', '.join(ROLLOUT_REWARDS)}, got {reward!r}")
-        self.reward = reward
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
             raise ValueError(f"the search's worlds per decision is an integer of at least 0, got {worlds!r}")
         if isinstance(max_candidates, bool) or not isinstance(max_candidates, int) or max_candidates < 2:
@@ -113,6 +112,9 @@ class BlueprintSearchAgent(Agent):
         if not (isinstance(threshold, (int, float)) and threshold >= 0) or not (isinstance(z, (int, float)) and z >= 0):
             raise ValueError(f"the search's threshold (points) and z are numbers of at least 0, got {threshold!r} "
                              f"and {z!r}")
+        if reward not in ROLLOUT_REWARDS:
+            raise ValueError(f"the search's reward must be one of {', '.join(ROLLOUT_REWARDS)}, got {reward!r}")
+        self.reward = reward
         self.blueprint_spec = blueprint
         self.worlds, self.threshold, self.z, self.max_candidates = worlds, float(threshold), float(z), max_candidates
         # The blueprint of the real game; the rollouts' players have generators of their own,
@@ -128,8 +130,6 @@ class BlueprintSearchAgent(Agent):
         self.memory = self.blueprint.memory
         config = info.config
         if self.memory is not None and self.memory != config.memory:
-            import dataclasses
-
             config = dataclasses.replace(config, memory=self.memory)
         self.observer = info.observer_class(config)
         self._buffer = self.observer.new_buffer()
