@@ -281,7 +281,8 @@ def render_search_gain(data: dict) -> list[str]:
     for r in data["rows"]:
         gain, (g_low, g_high) = r["points_gain"], r["points_gain_ci95"]
         share, (s_low, s_high) = r["win_share_difference"], r["win_share_difference_ci95"]
-        body.append([r["ruleset"], f"`search:{r['worlds']}@{r['blueprint']}`",
+        options = "".join(f" {k}={v}" for k, v in sorted({**r.get("options", {}), **r.get("env_kwargs", {})}.items()))
+        body.append([r["ruleset"], f"`search:{r['worlds']}@{r['blueprint']}`{options}",
                      f"`{r['blueprint'] if r['field'] == 'blueprint' else r['field']}`",
                      f"{r['games']} ({r['games_differing']})", f"{gain:+.2f} [{g_low:+.2f}, {g_high:+.2f}]",
                      f"{share:+.3f} [{s_low:+.3f}, {s_high:+.3f}]",

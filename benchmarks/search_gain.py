@@ -2,6 +2,8 @@
 
     python benchmarks/search_gain.py --rulesets onefifty_v0 --blueprints ppo:pretrained --fields heuristic --games 200
     python benchmarks/search_gain.py --games 400 --worlds 8 --record
+    python benchmarks/search_gain.py --rulesets onefifty_v0 --blueprints ppo:pretrained --fields heuristic \
+        --env-arg single_round=True --search-option reward=points --search-option z=3
 
 Each cell is ``cardenv compare RULESET search:W@BLUEPRINT BLUEPRINT --field FIELD``: the
 search (A) and its blueprint (B) play the same deals in the same seats against three
@@ -28,31 +30,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import results  # noqa: E402  (benchmarks/results.py: the results pages)
 
 from cardenv.agents.blueprint_search import DEFAULT_WORLDS, BlueprintSearchAgent  # noqa: E402
+import numpy as np  # noqa: E402
+
 from cardenv.agents.specs import make_agent  # noqa: E402
+from cardenv.envs.info import make_raw_env, ruleset_info  # noqa: E402
 from cardenv.eval.compare import compare  # noqa: E402
 from cardenv.rulesets import ruleset_names  # noqa: E402
+from cardenv.train.config import parse_env_args  # noqa: E402
 
 BLUEPRINT_FIELD = "blueprint"  # --fields: three copies of the blueprint itself
 
 
-def measure(ruleset: str, blueprint: str, field: str, games: int, worlds: int, seed: int) -> dict:
-    """One cell: the search against its blueprint on the same games."""
+def measure(ruleset: str, blueprint: str, field: str, games: int, worlds: int, seed: int,
+            env_kwargs: dict | None = None, options: dict | None = None) -> dict:
+    """One cell: the search (with ``options`` of :class:`BlueprintSearchAgent` beside its
+    worlds) against its blueprint on the same games."""
     searches: list[BlueprintSearchAgent] = []
+    search = f"search:{worlds}@{blueprint}"
 
     def factory(spec, info, rng):
-        agent = make_agent(spec, info, rng)
-        if isinstance(agent, BlueprintSearchAgent):
+        if spec == search:
+            agent = BlueprintSearchAgent(info, rng, blueprint, make_agent, worlds=worlds, **(options or {}))
             searches.append(agent)
-        return agent
+            return agent
+        return make_agent(spec, info, rng)
 
-    search = f"search:{worlds}@{blueprint}"
     start = time.perf_counter()
     result = compare(ruleset, search, blueprint, field=blueprint if field == BLUEPRINT_FIELD else field,
-                     games=games, seed=seed, agent_factory=factory)
+                     games=games, seed=seed, env_kwargs=env_kwargs, agent_factory=factory)
     seconds = time.perf_counter() - start
     decisions = sum(agent.decisions for agent in searches)
     share, points = result.win_share_difference, result.points_per_round_difference
-    return {"ruleset": ruleset, "blueprint": blueprint, "field": field, "worlds": worlds, "games": result.games,
+    return {"ruleset": ruleset, "blueprint": blueprint, "field": field, "worlds": worlds,
+            "options": options or {}, "env_kwargs": env_kwargs or {}, "games": result.games,
             "seed": seed, "win_share": [result.a.win_share, result.b.win_share],
             "win_share_difference": share.estimate, "win_share_difference_ci95": list(share.ci95),
             "points_gain": -points.estimate, "points_gain_ci95": [-points.ci95[1], -points.ci95[0]],
@@ -73,8 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
     parser.add_argument("--seed", type=int, default=480000)
+    parser.add_argument("--search-option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an option of the search (threshold, z, max_candidates, reward)")
+    parser.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
+                        help="an env option of every game (single_round=True: games of one round)")
     parser.add_argument("--record", action="store_true", help="write docs/results/search.json and .md")
     args = parser.parse_args(argv)
+    try:
+        env_kwargs, options = parse_env_args(args.env_arg), parse_env_args(args.search_option)
+        for ruleset in args.rulesets:
+            make_raw_env(ruleset, **env_kwargs)
+            BlueprintSearchAgent(ruleset_info(ruleset, **env_kwargs), np.random.default_rng(0), "random",
+                                 make_agent, **options)
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
     for option in ("games", "worlds"):
         if getattr(args, option) < (1 if option == "games" else 0):
             parser.error(f"--{option} must be at least {1 if option == 'games' else 0}, got {getattr(args, option)}")
@@ -84,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     for ruleset in args.rulesets:
         for blueprint in args.blueprints:
             for field in args.fields:
-                row = measure(ruleset, blueprint, field, args.games, args.worlds, args.seed)
+                row = measure(ruleset, blueprint, field, args.games, args.worlds, args.seed, env_kwargs, options)
                 low, high = row["points_gain_ci95"]
                 s_low, s_high = row["win_share_difference_ci95"]
                 print(f"{ruleset} search:{args.worlds}@{blueprint} vs 3 x {field}: points/round gain "
@@ -93,9 +115,11 @@ def main(argv: list[str] | None = None) -> int:
                       f"{row['ms_per_decision']:.0f} ms/decision, {row['seconds']} s", flush=True)
                 if args.record:
                     old = results.table(results.load("search"), "search_gain")
-                    key = (ruleset, blueprint, field, args.worlds)
-                    kept = [r for r in (old["data"]["rows"] if old else [])
-                            if (r["ruleset"], r["blueprint"], r["field"], r["worlds"]) != key]
+                    def key(r):
+                        return (r["ruleset"], r["blueprint"], r["field"], r["worlds"], sorted(r.get("options", {}).items()),
+                                sorted(r.get("env_kwargs", {}).items()))
+
+                    kept = [r for r in (old["data"]["rows"] if old else []) if key(r) != key(row)]
                     results.record("search", "search_gain", "search_gain", results.command_line("search_gain.py", argv),
                                    {"rows": kept + [row]}, title="search@BLUEPRINT against its blueprint")
     return 0

@@ -219,15 +219,23 @@ def test_the_search_gain_benchmark_records_a_paired_row_per_cell_and_keeps_other
     argv = ["--rulesets", "onefifty_v0", "--blueprints", "heuristic", "--games", "4", "--worlds", "1", "--record"]
     assert gain.main(argv + ["--fields", "blueprint", "random_no_call"]) == 0
     assert gain.main(argv + ["--fields", "blueprint"]) == 0
+    assert gain.main(argv + ["--fields", "blueprint", "--search-option", "z=3", "--env-arg", "single_round=True"]) == 0
     page = json.loads((tmp_path / "search.json").read_text())
     rows = page["tables"][0]["data"]["rows"]
-    assert sorted(r["field"] for r in rows) == ["blueprint", "random_no_call"]
+    assert sorted(r["field"] for r in rows) == ["blueprint", "blueprint", "random_no_call"]
+    assert [(r["options"], r["env_kwargs"]) for r in rows][-1] == ({"z": 3}, {"single_round": True})
     for row in rows:
         assert row["games"] == 4 and row["worlds"] == 1 and 0 <= row["games_differing"] <= 4
         low, high = row["points_gain_ci95"]
         assert low <= row["points_gain"] <= high and row["ms_per_decision"] > 0
         assert 0 < row["searched_share"] <= 1 and 0 <= row["deviation_share"] <= row["searched_share"]
-    assert "| onefifty_v0 | `search:1@heuristic` | `heuristic` | 4 (" in (tmp_path / "search.md").read_text()
+    page = (tmp_path / "search.md").read_text()
+    assert "| onefifty_v0 | `search:1@heuristic` | `heuristic` | 4 (" in page
+    assert "| onefifty_v0 | `search:1@heuristic` single_round=True z=3 | `heuristic` | 4 (" in page
+    for bad in (["--search-option", "zz=1"], ["--search-option", "reward=wins"], ["--env-arg", "memory=some"]):
+        with pytest.raises(SystemExit) as error:
+            gain.main(argv + bad)
+        assert error.value.code == 2
 
 
 def test_the_training_benchmark_measures_the_view_beside_a_null_env(tmp_path, monkeypatch):
