@@ -105,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     threadpool_limits(limits=1)  # a batch of rollouts is a small matrix product: helper threads only wait
     for ruleset in args.rulesets:
         for blueprint in args.blueprints:
-            for field in args.fields:
+            fields = [f for f in args.fields if not (f == BLUEPRINT_FIELD and blueprint in args.fields)]
+            for field in fields:  # (three copies of a blueprint named as a field too play once)
                 row = measure(ruleset, blueprint, field, args.games, args.worlds, args.seed, env_kwargs, options)
                 low, high = row["points_gain_ci95"]
                 s_low, s_high = row["win_share_difference_ci95"]
