@@ -9,7 +9,7 @@ import pytest
 
 from cardenv.cli import main
 from cardenv.eval import run_tournament
-from tests.test_rating import tiny, tiny_ladders  # noqa: F401  (fixtures: the tiny rating protocol)
+from tests.test_rating import TINY, tiny, tiny_ladders  # noqa: F401  (fixtures: the tiny rating protocol)
 
 # Ray is imported by the fixture: a run without it collects this module and deselects it
 # (pyproject's addopts); CI runs it in the venv that has Ray (pytest -m ray).
@@ -94,13 +94,14 @@ def test_cli_eval_with_ray(local_cluster, tmp_path, capsys):
     assert "exclude each other" in capsys.readouterr().err
 
 
-def test_rate_with_ray_gives_the_card_of_one_process(local_cluster, tiny, tmp_path, capsys):
+@pytest.mark.usefixtures("tiny")
+def test_rate_with_ray_gives_the_card_of_one_process(local_cluster, tmp_path, capsys):
     """cardenv rate --ray: the games play as Ray tasks and the score card is the one
     process's (tiny protocol, its ladder made in a temporary folder)."""
     from cardenv.rating.rate import rate
 
-    one = rate("onefifty_v0", "heuristic_no_call", quick=True, protocol=tiny)
-    distributed = rate("onefifty_v0", "heuristic_no_call", quick=True, protocol=tiny, ray_address="auto")
+    one = rate("onefifty_v0", "heuristic_no_call", quick=True, protocol=TINY)
+    distributed = rate("onefifty_v0", "heuristic_no_call", quick=True, protocol=TINY, ray_address="auto")
     assert distributed.to_dict() == one.to_dict()
     out = tmp_path / "card.json"
     assert main(["rate", "onefifty_v0", "--agent", "heuristic_no_call", "--protocol", "tiny", "--quick", "--ray",
