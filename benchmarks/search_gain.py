@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import results  # noqa: E402  (benchmarks/results.py: the results pages)
 
-from cardenv.agents.blueprint_search import DEFAULT_WORLDS, BlueprintSearchAgent  # noqa: E402
 import numpy as np  # noqa: E402
 
-from cardenv.agents.specs import make_agent  # noqa: E402
+from cardenv.agents.blueprint_search import DEFAULT_WORLDS, BlueprintSearchAgent  # noqa: E402
+from cardenv.agents.specs import make_agent, parse_spec  # noqa: E402
 from cardenv.envs.info import make_raw_env, ruleset_info  # noqa: E402
 from cardenv.eval.compare import compare  # noqa: E402
 from cardenv.rulesets import ruleset_names  # noqa: E402
@@ -74,6 +74,12 @@ def measure(ruleset: str, blueprint: str, field: str, games: int, worlds: int, s
             "seconds": round(seconds)}
 
 
+def cell_key(row: dict) -> tuple:
+    """What makes a row its own cell: a later run of the same cell replaces it."""
+    return (row["ruleset"], row["blueprint"], row["field"], row["worlds"], sorted(row.get("options", {}).items()),
+            sorted(row.get("env_kwargs", {}).items()))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rulesets", nargs="+", default=ruleset_names(), choices=ruleset_names())
@@ -89,7 +95,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="an env option of every game (single_round=True: games of one round)")
     parser.add_argument("--record", action="store_true", help="write docs/results/search.json and .md")
     args = parser.parse_args(argv)
+    for option in ("games", "worlds"):
+        if getattr(args, option) < (1 if option == "games" else 0):
+            parser.error(f"--{option} must be at least {1 if option == 'games' else 0}, got {getattr(args, option)}")
     try:
+        for spec in [*args.blueprints, *(f for f in args.fields if f != BLUEPRINT_FIELD)]:
+            parse_spec(spec)
         env_kwargs, options = parse_env_args(args.env_arg), parse_env_args(args.search_option)
         for ruleset in args.rulesets:
             make_raw_env(ruleset, **env_kwargs)
@@ -97,9 +108,6 @@ def main(argv: list[str] | None = None) -> int:
                                  make_agent, **options)
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    for option in ("games", "worlds"):
-        if getattr(args, option) < (1 if option == "games" else 0):
-            parser.error(f"--{option} must be at least {1 if option == 'games' else 0}, got {getattr(args, option)}")
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1)  # a batch of rollouts is a small matrix product: helper threads only wait
@@ -116,11 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{row['ms_per_decision']:.0f} ms/decision, {row['seconds']} s", flush=True)
                 if args.record:
                     old = results.table(results.load("search"), "search_gain")
-                    def key(r):
-                        return (r["ruleset"], r["blueprint"], r["field"], r["worlds"], sorted(r.get("options", {}).items()),
-                                sorted(r.get("env_kwargs", {}).items()))
-
-                    kept = [r for r in (old["data"]["rows"] if old else []) if key(r) != key(row)]
+                    kept = [r for r in (old["data"]["rows"] if old else []) if cell_key(r) != cell_key(row)]
                     results.record("search", "search_gain", "search_gain", results.command_line("search_gain.py", argv),
                                    {"rows": kept + [row]}, title="search@BLUEPRINT against its blueprint")
     return 0

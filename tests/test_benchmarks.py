@@ -232,7 +232,8 @@ def test_the_search_gain_benchmark_records_a_paired_row_per_cell_and_keeps_other
     page = (tmp_path / "search.md").read_text()
     assert "| onefifty_v0 | `search:1@heuristic` | `heuristic` | 4 (" in page
     assert "| onefifty_v0 | `search:1@heuristic` single_round=True z=3 | `heuristic` | 4 (" in page
-    for bad in (["--search-option", "zz=1"], ["--search-option", "reward=wins"], ["--env-arg", "memory=some"]):
+    for bad in (["--search-option", "zz=1"], ["--search-option", "reward=wins"], ["--env-arg", "memory=some"],
+                ["--fields", "nobody"]):
         with pytest.raises(SystemExit) as error:
             gain.main(argv + bad)
         assert error.value.code == 2
