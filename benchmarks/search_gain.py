@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
     parser.add_argument("--seed", type=int, default=480000)
     parser.add_argument("--search-option", action="append", default=[], metavar="KEY=VALUE",
-                        help="an option of the search (threshold, z, max_candidates, reward)")
+                        help="an option of the search (threshold, z, max_candidates, reward, belief)")
     parser.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                         help="an env option of every game (single_round=True: games of one round)")
     parser.add_argument("--record", action="store_true", help="write docs/results/search.json and .md")
@@ -104,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         env_kwargs, options = parse_env_args(args.env_arg), parse_env_args(args.search_option)
         for ruleset in args.rulesets:
             make_raw_env(ruleset, **env_kwargs)
-            BlueprintSearchAgent(ruleset_info(ruleset, **env_kwargs), np.random.default_rng(0), "random",
-                                 make_agent, **options)
+            for blueprint in args.blueprints:
+                BlueprintSearchAgent(ruleset_info(ruleset, **env_kwargs), np.random.default_rng(0), blueprint,
+                                     make_agent, **options).close()
     except (TypeError, ValueError) as error:
         parser.error(str(error))
     from threadpoolctl import threadpool_limits

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cardenv.agents import make_agent, make_raw_env, ruleset_info
-from cardenv.agents.blueprint_search import BlueprintSearchAgent, round_reward
+from cardenv.agents.blueprint_search import BlueprintSearchAgent, round_reward, tempered_weights
 from cardenv.agents.specs import parse_spec
 from cardenv.eval.tournament import play_game
 from cardenv.rulesets import ruleset_names
@@ -178,3 +178,55 @@ def test_the_points_reward_scores_the_searchers_own_points():
     relative = round_reward(state, round_index, seat)
     own = round_reward(state, round_index, seat, "points")
     assert relative - own == pytest.approx((sum(added) - added[seat]) / 3 / 40)
+
+
+@pytest.mark.parametrize("ruleset", ruleset_names())
+def test_the_real_world_explains_the_round_and_weighted_worlds_show_the_searcher_what_it_saw(ruleset):
+    """Replayed from the round's deal with the real cards, the others' actions all stay
+    legal (the real world is always possible under a policy blueprint); worlds weighted by
+    the blueprint show the searcher its own observation, and the same seed draws the same."""
+    env, state, seat = _decision(ruleset, 3)
+    assert state.round_actions
+    agent = _search(ruleset, "ppo:pretrained", 0, belief="blueprint")
+    rng = np.random.default_rng(1)
+    sampled = [state.sample_world(seat, rng) for _ in range(5)]
+    log_likelihoods = agent._log_likelihoods(state, seat, [state.clone(), *sampled])
+    assert np.isfinite(log_likelihoods[0]) and log_likelihoods[0] < 0
+    assert len(set(log_likelihoods.tolist())) > 1  # the worlds explain the others' moves unequally
+    worlds = agent._sample_worlds(state, seat, 6)
+    assert len(worlds) == 6 and agent.weighted == 1
+    observation = env.observer.observe(state, seat)
+    for world in worlds:
+        np.testing.assert_array_equal(env.observer.observe(world, seat), observation)
+    again = _search(ruleset, "ppo:pretrained", 0, belief="blueprint")._sample_worlds(state, seat, 6)
+    for a, b in zip(worlds, again):
+        np.testing.assert_array_equal(a.table.card_types, b.table.card_types)
+
+
+def test_a_belief_weighed_by_a_blueprint_that_gives_no_probabilities_is_one_line():
+    with pytest.raises(ValueError, match="the search's belief 'blueprint' weighs worlds by a plain policy's "
+                                         "probabilities .*'heuristic' gives none: use belief 'uniform'"):
+        _search("onefifty_v0", "heuristic", 0, belief="blueprint")
+    with pytest.raises(ValueError, match="the search's belief must be one of uniform, blueprint, got 'exact'"):
+        _search("onefifty_v0", "ppo:pretrained", 0, belief="exact")
+
+
+def test_tempered_weights_keep_the_effective_size_and_drop_impossible_worlds():
+    """Weights ∝ likelihood^β with β ≤ 1 as large as keeps (Σw)²/Σw² ≥ the size asked;
+    an impossible world weighs nothing."""
+    log_likelihoods = np.array([0.0, -1.0, -30.0, -np.inf, -60.0, -2.0])
+    weights = tempered_weights(log_likelihoods, 3.0)
+    assert weights.sum() == pytest.approx(1.0) and weights[3] == 0.0
+    assert 1.0 / np.square(weights).sum() >= 3.0 - 1e-9
+    assert weights[0] > weights[1] > weights[5] > weights[2] > weights[4]  # the order is kept
+    diverse = tempered_weights(np.array([0.0, -0.1, -0.2]), 2.0)  # diverse enough: β = 1
+    np.testing.assert_allclose(diverse, np.exp([0.0, -0.1, -0.2]) / np.exp([0.0, -0.1, -0.2]).sum())
+
+
+def test_a_weighted_search_plays_a_whole_game_the_same_way_for_the_same_seed():
+    """``belief="blueprint"`` with a tiny budget plays a legal game, the same for the same seed."""
+    first = _search("onefifty_v0", "ppo:pretrained", 8, worlds=2, belief="blueprint")
+    moves = _actions("onefifty_v0", first, 8)
+    assert first.weighted > 0
+    assert _actions("onefifty_v0", _search("onefifty_v0", "ppo:pretrained", 8, worlds=2,
+                                           belief="blueprint"), 8) == moves

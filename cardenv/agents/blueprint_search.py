@@ -42,6 +42,7 @@ import numpy as np
 
 from cardenv.agents.base import AgentFactory
 from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.core.chance import SeededChance
 from cardenv.engine.rounds import GameState
 
 DEFAULT_WORLDS = 8
@@ -65,6 +66,13 @@ GAME_END_WEIGHT = 2.0
 """Reward for winning a game the rollout's round ends, over the fair share."""
 
 
+BELIEFS = ("uniform", "blueprint")
+"""How the worlds are drawn: uniform over those consistent with the searcher's information,
+or weighted by the likelihood of the others' actions this round under the blueprint."""
+DEFAULT_BELIEF = "uniform"
+BELIEF_PROPOSALS = 4
+"""Uniform worlds drawn per world kept, when the worlds are weighted by the blueprint."""
+
 ROLLOUT_REWARDS = ("relative", "points")
 """How a rollout's round is scored: the searcher's points relative to the others', or its own."""
 
@@ -85,6 +93,34 @@ def round_reward(world: GameState, round_index: int, seat: int, scoring: str = "
     return reward
 
 
+def tempered_weights(log_likelihoods: np.ndarray, effective: float) -> np.ndarray:
+    """Normalised weights ∝ likelihood^β, with the largest β ≤ 1 whose effective sample
+    size (Σw)²/Σw² is still at least ``effective`` (found by bisection): a blueprint rarely
+    explains the others' moves exactly, and untempered weights would keep one world.
+    Impossible worlds (-inf) get weight 0."""
+    possible = np.isfinite(log_likelihoods)
+    shifted = np.where(possible, log_likelihoods - log_likelihoods[possible].max(), 0.0)
+
+    def weights_at(beta: float) -> np.ndarray:
+        w = np.where(possible, np.exp(beta * shifted), 0.0)
+        return w / w.sum()
+
+    def size(w: np.ndarray) -> float:
+        return 1.0 / float(np.square(w).sum())
+
+    weights = weights_at(1.0)
+    if size(weights) >= effective:
+        return weights
+    low, high = 0.0, 1.0
+    for _ in range(20):
+        beta = (low + high) / 2
+        if size(weights_at(beta)) >= effective:
+            low = beta
+        else:
+            high = beta
+    return weights_at(low)
+
+
 def _batched_actor(agent: Agent):
     """The numpy actor of a blueprint whose move is a pure function of one observation
     (a deterministic, unguided, frameless MLP policy), which rollouts can batch; else None."""
@@ -101,7 +137,8 @@ class BlueprintSearchAgent(Agent):
 
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, blueprint: str, agent_factory: AgentFactory,
                  worlds: int = DEFAULT_WORLDS, threshold: float = DEFAULT_THRESHOLD, z: float = DEFAULT_Z,
-                 max_candidates: int = DEFAULT_MAX_CANDIDATES, reward: str = DEFAULT_REWARD):
+                 max_candidates: int = DEFAULT_MAX_CANDIDATES, reward: str = DEFAULT_REWARD,
+                 belief: str = DEFAULT_BELIEF):
         """``blueprint`` is an agent spec, built by ``agent_factory``; ``threshold`` is in
         points per round; ``reward`` one of ``ROLLOUT_REWARDS``."""
         super().__init__(info, rng)
@@ -114,7 +151,9 @@ class BlueprintSearchAgent(Agent):
                              f"and {z!r}")
         if reward not in ROLLOUT_REWARDS:
             raise ValueError(f"the search's reward must be one of {', '.join(ROLLOUT_REWARDS)}, got {reward!r}")
-        self.reward = reward
+        if belief not in BELIEFS:
+            raise ValueError(f"the search's belief must be one of {', '.join(BELIEFS)}, got {belief!r}")
+        self.reward, self.belief = reward, belief
         self.blueprint_spec = blueprint
         self.worlds, self.threshold, self.z, self.max_candidates = worlds, float(threshold), float(z), max_candidates
         # The blueprint of the real game; the rollouts' players have generators of their own,
@@ -134,7 +173,11 @@ class BlueprintSearchAgent(Agent):
         self.observer = info.observer_class(config)
         self._buffer = self.observer.new_buffer()
         self.actor = _batched_actor(self.players[0])
+        if belief == "blueprint" and self.actor is None:
+            raise ValueError(f"the search's belief 'blueprint' weighs worlds by a plain policy's probabilities "
+                             f"(ppo:pretrained, a ppo:FILE); {blueprint!r} gives none: use belief 'uniform'")
         self.decisions = self.searched = self.deviations = 0  # counts, for the benchmarks
+        self.weighted, self.effective_proposals = 0, 0.0  # weighted samplings, their summed effective sizes
 
     def reset(self) -> None:
         super().reset()
@@ -188,11 +231,11 @@ class BlueprintSearchAgent(Agent):
         gains: dict[int, list[float]] = {a: [] for a in alive}
         round_index = state.round_index
         done = 0
+        worlds = self._sample_worlds(state, seat, self.worlds)
         while done < self.worlds and alive:
             batch = min(ELIMINATION_BATCH, self.worlds - done)
             starts, seeds = [], []
-            for _ in range(batch):
-                world = state.sample_world(seat, self.search_rng)
+            for world in worlds[done:done + batch]:
                 seed = int(self.search_rng.integers(2**63))
                 for action in (move, *alive):
                     start = world.clone()
@@ -208,6 +251,77 @@ class BlueprintSearchAgent(Agent):
             done += batch
             alive = [a for a in alive if self._upper(gains[a]) >= 0.0]
         return gains
+
+    def _sample_worlds(self, state: GameState, seat: int, count: int) -> list[GameState]:
+        """``count`` worlds consistent with all ``seat`` knows in ``state``: uniform over
+        them (``belief="uniform"``), or (``belief="blueprint"``) ``BELIEF_PROPOSALS`` ×
+        ``count`` uniform ones resampled in proportion to the likelihood of the others'
+        actions of this round under the blueprint (see :meth:`_log_likelihoods`)."""
+        rng = self.search_rng
+        if self.belief == "uniform" or not state.round_actions:
+            return [state.sample_world(seat, rng) for _ in range(count)]
+        proposals = [state.sample_world(seat, rng) for _ in range(BELIEF_PROPOSALS * count)]
+        log_likelihoods = self._log_likelihoods(state, seat, proposals)
+        if not np.isfinite(log_likelihoods).any():  # no proposal explains the round: keep them uniform
+            return proposals[:count]
+        weights = tempered_weights(log_likelihoods, count)
+        self.effective_proposals += 1.0 / float(np.square(weights).sum())
+        self.weighted += 1
+        # systematic resampling: each proposal kept about weight × count times
+        picks = np.searchsorted(np.cumsum(weights), (rng.random() + np.arange(count)) / count)
+        worlds = []
+        for k in np.minimum(picks, len(proposals) - 1).tolist():
+            world = proposals[k]
+            # a world kept twice gets a generator of its own (its own future draws)
+            worlds.append(world if all(w is not world for w in worlds) else
+                          world._copy_with(world.table.clone(),
+                                           SeededChance(np.random.default_rng(rng.integers(2**63)))))
+        return worlds
+
+    def _log_likelihoods(self, state: GameState, seat: int, worlds: list[GameState]) -> np.ndarray:
+        """Per world, the log-probability that the blueprint, in the other seats, took the
+        actions they took this round: the round replayed from its deal with the world's cards
+        in place of the real ones, its chance outcomes those of the real round (public once
+        they happened); -inf where an action could not have been taken."""
+        start = state.round_start
+        log_likelihoods = np.zeros(len(worlds))
+        if start is None or not isinstance(start.chance, SeededChance):
+            return log_likelihoods  # a round played on outside chance cannot be replayed
+        replays = []
+        for world in worlds:
+            replay = start.clone()
+            replay.table.card_types[:] = world.table.card_types
+            replay.mark_changed()
+            replays.append(replay)
+        policy, buffer = self.players[0], self._buffer
+        alive = list(range(len(replays)))
+        for action in state.round_actions:
+            player = replays[alive[0]].current_player if alive else None
+            if player is None:
+                break
+            if player != seat:
+                vectors, masks = [], []
+                for k in alive:
+                    replay = replays[k]
+                    mask = replay.legal_action_mask()
+                    vectors.append(policy.policy_vector({"observation": self.observer.write(replay, player, buffer),
+                                                         "action_mask": mask}, replay, player))
+                    masks.append(mask > 0)
+                logits = self.actor.logits(np.asarray(vectors, dtype=np.float32)).astype(np.float64)
+                legal = np.asarray(masks)
+                logits = np.where(legal, logits, -np.inf)
+                top = logits.max(axis=1, keepdims=True)
+                log_probabilities = logits[:, action] - (top[:, 0] + np.log(np.exp(logits - top).sum(axis=1)))
+                log_likelihoods[alive] += log_probabilities
+            still = []
+            for k in alive:
+                if np.isfinite(log_likelihoods[k]) and replays[k].is_legal(action):
+                    replays[k].apply(action)
+                    still.append(k)
+                else:
+                    log_likelihoods[k] = -np.inf
+            alive = still
+        return log_likelihoods
 
     def _upper(self, samples: list[float]) -> float:
         if len(samples) < 2:
