@@ -181,32 +181,32 @@ def test_the_points_reward_scores_the_searchers_own_points():
 
 
 @pytest.mark.parametrize("ruleset", ruleset_names())
-def test_the_real_world_explains_the_round_and_weighted_worlds_show_the_searcher_what_it_saw(ruleset):
+@pytest.mark.parametrize("blueprint", BLUEPRINTS)
+def test_the_real_world_explains_the_round_and_weighted_worlds_show_the_searcher_what_it_saw(ruleset, blueprint):
     """Replayed from the round's deal with the real cards, the others' actions all stay
-    legal (the real world is always possible under a policy blueprint); worlds weighted by
-    the blueprint show the searcher its own observation, and the same seed draws the same."""
+    legal (the real world is always possible); worlds weighted by the blueprint (a policy's
+    probabilities, a heuristic's own move) show the searcher its own observation, and the
+    same seed draws the same."""
     env, state, seat = _decision(ruleset, 3)
     assert state.round_actions
-    agent = _search(ruleset, "ppo:pretrained", 0, belief="blueprint")
+    agent = _search(ruleset, blueprint, 0, belief="blueprint")
     rng = np.random.default_rng(1)
     sampled = [state.sample_world(seat, rng) for _ in range(5)]
     log_likelihoods = agent._log_likelihoods(state, seat, [state.clone(), *sampled])
     assert np.isfinite(log_likelihoods[0]) and log_likelihoods[0] < 0
     assert len(set(log_likelihoods.tolist())) > 1  # the worlds explain the others' moves unequally
-    worlds = agent._sample_worlds(state, seat, 6)
-    assert len(worlds) == 6 and agent.weighted == 1
+    weighing = _search(ruleset, blueprint, 0, belief="blueprint")
+    worlds = weighing._sample_worlds(state, seat, 6)
+    assert len(worlds) == 6 and weighing.weighted == 1
     observation = env.observer.observe(state, seat)
     for world in worlds:
         np.testing.assert_array_equal(env.observer.observe(world, seat), observation)
-    again = _search(ruleset, "ppo:pretrained", 0, belief="blueprint")._sample_worlds(state, seat, 6)
+    again = _search(ruleset, blueprint, 0, belief="blueprint")._sample_worlds(state, seat, 6)
     for a, b in zip(worlds, again):
         np.testing.assert_array_equal(a.table.card_types, b.table.card_types)
 
 
-def test_a_belief_weighed_by_a_blueprint_that_gives_no_probabilities_is_one_line():
-    with pytest.raises(ValueError, match="the search's belief 'blueprint' weighs worlds by a plain policy's "
-                                         "probabilities .*'heuristic' gives none: use belief 'uniform'"):
-        _search("onefifty_v0", "heuristic", 0, belief="blueprint")
+def test_a_bad_belief_is_one_line():
     with pytest.raises(ValueError, match="the search's belief must be one of uniform, blueprint, got 'exact'"):
         _search("onefifty_v0", "ppo:pretrained", 0, belief="exact")
 

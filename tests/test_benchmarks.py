@@ -233,7 +233,7 @@ def test_the_search_gain_benchmark_records_a_paired_row_per_cell_and_keeps_other
     assert "| onefifty_v0 | `search:1@heuristic` | `heuristic` | 4 (" in page
     assert "| onefifty_v0 | `search:1@heuristic` single_round=True z=3 | `heuristic` | 4 (" in page
     for bad in (["--search-option", "zz=1"], ["--search-option", "reward=wins"], ["--env-arg", "memory=some"],
-                ["--fields", "nobody"], ["--search-option", "belief=blueprint"]):  # the heuristic gives no probabilities
+                ["--fields", "nobody"], ["--search-option", "belief=exact"]):
         with pytest.raises(SystemExit) as error:
             gain.main(argv + bad)
         assert error.value.code == 2

@@ -70,6 +70,9 @@ BELIEFS = ("uniform", "blueprint")
 """How the worlds are drawn: uniform over those consistent with the searcher's information,
 or weighted by the likelihood of the others' actions this round under the blueprint."""
 DEFAULT_BELIEF = "uniform"
+BELIEF_SLIP = 0.1
+"""For a blueprint that gives no probabilities (a heuristic), the probability the belief
+gives to its playing another legal move than its own."""
 BELIEF_PROPOSALS = 4
 """Uniform worlds drawn per world kept, when the worlds are weighted by the blueprint."""
 
@@ -173,9 +176,8 @@ class BlueprintSearchAgent(Agent):
         self.observer = info.observer_class(config)
         self._buffer = self.observer.new_buffer()
         self.actor = _batched_actor(self.players[0])
-        if belief == "blueprint" and self.actor is None:
-            raise ValueError(f"the search's belief 'blueprint' weighs worlds by a plain policy's probabilities "
-                             f"(ppo:pretrained, a ppo:FILE); {blueprint!r} gives none: use belief 'uniform'")
+        self.agent_factory = agent_factory
+        self._replay_pool: list[list[Agent]] = []  # blueprint players that replay the round in a world
         self.decisions = self.searched = self.deviations = 0  # counts, for the benchmarks
         self.weighted, self.effective_proposals = 0, 0.0  # weighted samplings, their summed effective sizes
 
@@ -190,7 +192,7 @@ class BlueprintSearchAgent(Agent):
                                                                        spawn_key=(*sequence.spawn_key, SEARCH_STREAM)))
 
     def close(self) -> None:
-        for agent in (self.blueprint, *self.players):
+        for agent in (self.blueprint, *self.players, *(a for agents in self._replay_pool for a in agents)):
             agent.close()
 
     def choose(self, observation, state: GameState | None, seat: int) -> int:
@@ -279,10 +281,12 @@ class BlueprintSearchAgent(Agent):
         return worlds
 
     def _log_likelihoods(self, state: GameState, seat: int, worlds: list[GameState]) -> np.ndarray:
-        """Per world, the log-probability that the blueprint, in the other seats, took the
-        actions they took this round: the round replayed from its deal with the world's cards
-        in place of the real ones, its chance outcomes those of the real round (public once
-        they happened); -inf where an action could not have been taken."""
+        """Per world, the log-likelihood of the others' actions of this round under the
+        blueprint: the round replayed from its deal with the world's cards in place of the real
+        ones (its chance outcomes those of the real round, public once they happened); -inf
+        where an action could not have been taken. A policy's probability of each action; a
+        blueprint that gives none (a heuristic) is taken to play its own move with probability
+        1 − ``BELIEF_SLIP``, any other legal one with the rest shared equally."""
         start = state.round_start
         log_likelihoods = np.zeros(len(worlds))
         if start is None or not isinstance(start.chance, SeededChance):
@@ -293,26 +297,19 @@ class BlueprintSearchAgent(Agent):
             replay.table.card_types[:] = world.table.card_types
             replay.mark_changed()
             replays.append(replay)
-        policy, buffer = self.players[0], self._buffer
+        if self.actor is None:
+            players = self._replay_players(len(replays), seat)
         alive = list(range(len(replays)))
         for action in state.round_actions:
             player = replays[alive[0]].current_player if alive else None
             if player is None:
                 break
             if player != seat:
-                vectors, masks = [], []
-                for k in alive:
-                    replay = replays[k]
-                    mask = replay.legal_action_mask()
-                    vectors.append(policy.policy_vector({"observation": self.observer.write(replay, player, buffer),
-                                                         "action_mask": mask}, replay, player))
-                    masks.append(mask > 0)
-                logits = self.actor.logits(np.asarray(vectors, dtype=np.float32)).astype(np.float64)
-                legal = np.asarray(masks)
-                logits = np.where(legal, logits, -np.inf)
-                top = logits.max(axis=1, keepdims=True)
-                log_probabilities = logits[:, action] - (top[:, 0] + np.log(np.exp(logits - top).sum(axis=1)))
-                log_likelihoods[alive] += log_probabilities
+                if self.actor is not None:
+                    log_likelihoods[alive] += self._batched_log_probabilities(replays, alive, player, action)
+                else:
+                    for k in alive:
+                        log_likelihoods[k] += self._log_probability(players[k][player], replays[k], player, action)
             still = []
             for k in alive:
                 if np.isfinite(log_likelihoods[k]) and replays[k].is_legal(action):
@@ -322,6 +319,54 @@ class BlueprintSearchAgent(Agent):
                     log_likelihoods[k] = -np.inf
             alive = still
         return log_likelihoods
+
+    def _batched_log_probabilities(self, replays: list[GameState], alive: list[int], player: int,
+                                   action: int) -> np.ndarray:
+        """The plain policy's log-probability of ``action`` for ``player`` in each live replay,
+        one batched forward pass."""
+        policy, buffer = self.players[0], self._buffer
+        vectors, masks = [], []
+        for k in alive:
+            replay = replays[k]
+            mask = replay.legal_action_mask()
+            vectors.append(policy.policy_vector({"observation": self.observer.write(replay, player, buffer),
+                                                 "action_mask": mask}, replay, player))
+            masks.append(mask > 0)
+        logits = self.actor.logits(np.asarray(vectors, dtype=np.float32)).astype(np.float64)
+        logits = np.where(np.asarray(masks), logits, -np.inf)
+        top = logits.max(axis=1, keepdims=True)
+        return logits[:, action] - (top[:, 0] + np.log(np.exp(logits - top).sum(axis=1)))
+
+    def _log_probability(self, agent: Agent, replay: GameState, player: int, action: int) -> float:
+        """The log-probability that ``agent`` (following the replay from its deal) takes
+        ``action`` for ``player`` now."""
+        mask = replay.legal_action_mask()
+        observation = {"observation": self.observer.write(replay, player, self._buffer,
+                                                          recent_events=agent.needs_recent_events),
+                       "action_mask": mask}
+        move = agent.act(observation, replay, player)
+        if not mask[action]:
+            return -math.inf
+        probabilities = getattr(agent, "last_probabilities", None)
+        if probabilities is not None:
+            return math.log(probabilities[action]) if probabilities[action] > 0 else -math.inf
+        legal = int(np.count_nonzero(mask))
+        if legal == 1:
+            return 0.0
+        return math.log(1.0 - BELIEF_SLIP) if move == action else math.log(BELIEF_SLIP / (legal - 1))
+
+    def _replay_players(self, count: int, seat: int) -> list[list[Agent]]:
+        """``count`` sets of blueprint players, one per seat, reset and reseeded (from the
+        search's generator) to follow a replay each from the round's deal."""
+        while len(self._replay_pool) < count:
+            self._replay_pool.append([self.agent_factory(self.blueprint_spec, self.info, np.random.default_rng(0))
+                                      for _ in range(self.info.num_players)])
+        seed = int(self.search_rng.integers(2**63))
+        for k, agents in enumerate(self._replay_pool[:count]):
+            for s, agent in enumerate(agents):
+                agent.reseed(np.random.SeedSequence(seed, spawn_key=(k, s)))
+                agent.reset()
+        return self._replay_pool[:count]
 
     def _upper(self, samples: list[float]) -> float:
         if len(samples) < 2:
