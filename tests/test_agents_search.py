@@ -61,20 +61,22 @@ def test_a_tiny_search_plays_a_whole_game_the_same_way_for_the_same_seed(ruleset
     assert _actions(ruleset, _search(ruleset, "heuristic", 8, worlds=2, threshold=0.0, z=0.0), 5) == moves
 
 
-def _decision(ruleset: str, seed: int):
+def _decision(ruleset: str, seed: int, keep_deal: bool = False):
     """A heuristic game of ``ruleset`` played on until a decision with several legal actions,
-    after some turns: the env, its state and the seat to decide."""
+    after some turns: the env, its state and the seat to decide (``keep_deal``: and a copy
+    of the state as the game was dealt)."""
     env = make_raw_env(ruleset)
     env.reset(seed=seed)
     heuristic = make_agent("heuristic", ruleset_info(ruleset), np.random.default_rng(seed))
     state = env.game
+    dealt = state.clone()
     steps = 0
     while steps < 12 or len(state.legal_actions()) < 2:
         player = state.current_player
         state.apply(heuristic.act({"observation": env.observer.observe(state, player),
                                    "action_mask": state.legal_action_mask()}, state, player))
         steps += 1
-    return env, state, state.current_player
+    return (env, state, state.current_player, dealt) if keep_deal else (env, state, state.current_player)
 
 
 @pytest.mark.parametrize("ruleset", ruleset_names())
@@ -183,25 +185,29 @@ def test_the_points_reward_scores_the_searchers_own_points():
 @pytest.mark.parametrize("ruleset", ruleset_names())
 @pytest.mark.parametrize("blueprint", BLUEPRINTS)
 def test_the_real_world_explains_the_round_and_weighted_worlds_show_the_searcher_what_it_saw(ruleset, blueprint):
-    """Replayed from the round's deal with the real cards, the others' actions all stay
-    legal (the real world is always possible); worlds weighted by the blueprint (a policy's
-    probabilities, a heuristic's own move) show the searcher its own observation, and the
-    same seed draws the same."""
-    env, state, seat = _decision(ruleset, 3)
-    assert state.round_actions
+    """Replayed from the round's deal (the searcher's anchor) with the real cards, the others'
+    actions all stay legal (the real world is always possible); worlds weighted by the
+    blueprint (a policy's probabilities, a heuristic's own move) show the searcher its own
+    observation, and the same seed draws the same."""
+    env, state, seat, dealt = _decision(ruleset, 3, keep_deal=True)
+    assert state.round_actions and dealt.round_index == state.round_index
     agent = _search(ruleset, blueprint, 0, belief="blueprint")
+    agent._anchor, agent._anchor_of = (dealt, 0), state  # as if it had seen the round from its deal
     rng = np.random.default_rng(1)
     sampled = [state.sample_world(seat, rng) for _ in range(5)]
     log_likelihoods = agent._log_likelihoods(state, seat, [state.clone(), *sampled])
     assert np.isfinite(log_likelihoods[0]) and log_likelihoods[0] < 0
     assert len(set(log_likelihoods.tolist())) > 1  # the worlds explain the others' moves unequally
     weighing = _search(ruleset, blueprint, 0, belief="blueprint")
+    weighing._anchor, weighing._anchor_of = (dealt, 0), state
     worlds = weighing._sample_worlds(state, seat, 6)
     assert len(worlds) == 6 and weighing.weighted == 1
     observation = env.observer.observe(state, seat)
     for world in worlds:
         np.testing.assert_array_equal(env.observer.observe(world, seat), observation)
-    again = _search(ruleset, blueprint, 0, belief="blueprint")._sample_worlds(state, seat, 6)
+    again_agent = _search(ruleset, blueprint, 0, belief="blueprint")
+    again_agent._anchor, again_agent._anchor_of = (dealt, 0), state
+    again = again_agent._sample_worlds(state, seat, 6)
     for a, b in zip(worlds, again):
         np.testing.assert_array_equal(a.table.card_types, b.table.card_types)
 

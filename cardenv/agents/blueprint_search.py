@@ -42,7 +42,7 @@ import numpy as np
 
 from cardenv.agents.base import AgentFactory
 from cardenv.core.agent import Agent, RulesetInfo
-from cardenv.core.chance import SeededChance
+from cardenv.core.chance import ExternalChance, SeededChance
 from cardenv.engine.rounds import GameState
 
 DEFAULT_WORLDS = 8
@@ -178,12 +178,17 @@ class BlueprintSearchAgent(Agent):
         self.actor = _batched_actor(self.players[0])
         self.agent_factory = agent_factory
         self._replay_pool: list[list[Agent]] = []  # blueprint players that replay the round in a world
+        # The state as the searcher first saw this round and the round's actions by then;
+        # the state it belongs to.
+        self._anchor: tuple[GameState | None, int] = (None, 0)
+        self._anchor_of: GameState | None = None
         self.decisions = self.searched = self.deviations = 0  # counts, for the benchmarks
         self.weighted, self.effective_proposals = 0, 0.0  # weighted samplings, their summed effective sizes
 
     def reset(self) -> None:
         super().reset()
         self.blueprint.reset()
+        self._anchor, self._anchor_of = (None, 0), None
 
     def reseed(self, seed: np.random.SeedSequence | int) -> None:
         super().reseed(seed)  # the blueprint's generator (shared)
@@ -198,6 +203,8 @@ class BlueprintSearchAgent(Agent):
     def choose(self, observation, state: GameState | None, seat: int) -> int:
         mask = observation["action_mask"]
         self.decisions += 1
+        if self.belief == "blueprint" and state is not None:
+            self._keep_anchor(state)
         move = self.blueprint.act(observation, state, seat)
         probabilities = getattr(self.blueprint, "last_probabilities", None)
         legal = np.flatnonzero(mask)
@@ -254,13 +261,20 @@ class BlueprintSearchAgent(Agent):
             alive = [a for a in alive if self._upper(gains[a]) >= 0.0]
         return gains
 
+    def _keep_anchor(self, state: GameState) -> None:
+        """At the searcher's first decision of a round, a copy of the state: the belief
+        replays the round's actions from there."""
+        anchor = self._anchor[0]
+        if anchor is None or self._anchor_of is not state or anchor.round_index != state.round_index:
+            self._anchor, self._anchor_of = (state.clone(), len(state.round_actions)), state
+
     def _sample_worlds(self, state: GameState, seat: int, count: int) -> list[GameState]:
         """``count`` worlds consistent with all ``seat`` knows in ``state``: uniform over
         them (``belief="uniform"``), or (``belief="blueprint"``) ``BELIEF_PROPOSALS`` ×
-        ``count`` uniform ones resampled in proportion to the likelihood of the others'
-        actions of this round under the blueprint (see :meth:`_log_likelihoods`)."""
+        ``count`` uniform ones resampled by the likelihood of the others' actions of this
+        round under the blueprint (see :meth:`_log_likelihoods`, :func:`tempered_weights`)."""
         rng = self.search_rng
-        if self.belief == "uniform" or not state.round_actions:
+        if self.belief == "uniform" or len(state.round_actions) == self._anchor[1]:
             return [state.sample_world(seat, rng) for _ in range(count)]
         proposals = [state.sample_world(seat, rng) for _ in range(BELIEF_PROPOSALS * count)]
         log_likelihoods = self._log_likelihoods(state, seat, proposals)
@@ -281,26 +295,27 @@ class BlueprintSearchAgent(Agent):
         return worlds
 
     def _log_likelihoods(self, state: GameState, seat: int, worlds: list[GameState]) -> np.ndarray:
-        """Per world, the log-likelihood of the others' actions of this round under the
-        blueprint: the round replayed from its deal with the world's cards in place of the real
-        ones (its chance outcomes those of the real round, public once they happened); -inf
+        """Per world, the log-likelihood of the others' actions of this round since the
+        searcher first saw it (its first decision of the round) under the blueprint: the round
+        replayed from there with the world's cards in place of the real ones (its chance
+        outcomes those of the real round, public once they happened); -inf
         where an action could not have been taken. A policy's probability of each action; a
         blueprint that gives none (a heuristic) is taken to play its own move with probability
         1 − ``BELIEF_SLIP``, any other legal one with the rest shared equally."""
-        start = state.round_start
+        anchor, done = self._anchor
         log_likelihoods = np.zeros(len(worlds))
-        if start is None or not isinstance(start.chance, SeededChance):
+        if isinstance(anchor.chance, ExternalChance):
             return log_likelihoods  # a round played on outside chance cannot be replayed
         replays = []
         for world in worlds:
-            replay = start.clone()
+            replay = anchor.clone()
             replay.table.card_types[:] = world.table.card_types
             replay.mark_changed()
             replays.append(replay)
         if self.actor is None:
             players = self._replay_players(len(replays), seat)
         alive = list(range(len(replays)))
-        for action in state.round_actions:
+        for action in state.round_actions[done:]:
             player = replays[alive[0]].current_player if alive else None
             if player is None:
                 break
@@ -357,7 +372,8 @@ class BlueprintSearchAgent(Agent):
 
     def _replay_players(self, count: int, seat: int) -> list[list[Agent]]:
         """``count`` sets of blueprint players, one per seat, reset and reseeded (from the
-        search's generator) to follow a replay each from the round's deal."""
+        search's generator) to follow a replay each (their memory of the round starting
+        where the replay does)."""
         while len(self._replay_pool) < count:
             self._replay_pool.append([self.agent_factory(self.blueprint_spec, self.info, np.random.default_rng(0))
                                       for _ in range(self.info.num_players)])

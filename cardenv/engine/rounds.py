@@ -122,11 +122,9 @@ class GameState:
         self.version = object()
         self._mask_version = None
         self._mask = np.zeros(len(self.action_table), dtype=np.int8)
-        # The round so far, for a search that replays it in a world it sampled: the actions
-        # applied since the round was dealt, and a copy of the state as it was then (taken
-        # at the round's first action; None before it).
+        # The actions applied since the round was dealt (a search replays them in a world
+        # it sampled).
         self.round_actions: list[int] = []
-        self.round_start: GameState | None = None
 
     @property
     def rng(self) -> np.random.Generator:
@@ -215,8 +213,6 @@ class GameState:
             action = validation.action_id(action)
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
-        if self.round_start is None:
-            self.round_start = self.clone()
         round_index = self.round_index
         self.table.knowledge.tick(self.current_player)
         self.version = object()
@@ -225,7 +221,6 @@ class GameState:
             self.round_actions.append(action)
         else:  # a new round was dealt
             self.round_actions = []
-            self.round_start = None
 
     def _illegal_message(self, action: int) -> str:
         if self.is_terminal:
