@@ -6,7 +6,9 @@ At each of its decisions with more than one legal action the searcher
 1. asks the blueprint for its move, from the real observation (the blueprint follows the
    whole game, so its memory is the one it would have playing alone);
 2. samples ``worlds`` worlds consistent with all it knows (``state.sample_world``: the
-   cards it has not seen dealt at random into the places it cannot see);
+   cards it has not seen dealt at random into the places it cannot see); with
+   ``belief="blueprint"``, drawn from more such worlds by how well each explains the
+   others' moves this round under the blueprint (see ``_sample_worlds``);
 3. in each world, plays every candidate action (the legal actions; a policy's
    ``max_candidates`` most likely) and then lets the blueprint play every seat, its own
    included, to the end of the round (the rollout): in every world each candidate meets
