@@ -277,21 +277,35 @@ def render_best_response(data: dict) -> list[str]:
 
 def render_search_gain(data: dict) -> list[str]:
     """search_gain.py: the search against its blueprint on the same games, per cell."""
-    body = []
-    for r in data["rows"]:
+    body, made = [], []
+    for k, r in enumerate(data["rows"], 1):
+        if "measured" in r:  # rows recorded before a row kept its own provenance take the table's
+            made.append(f"{k}. `{search_gain_command(r)}` ({r['measured']['date']}, commit {r['measured']['commit']})")
         gain, (g_low, g_high) = r["points_gain"], r["points_gain_ci95"]
         share, (s_low, s_high) = r["win_share_difference"], r["win_share_difference_ci95"]
         options = "".join(f" {k}={v}" for k, v in sorted({**r.get("options", {}), **r.get("env_kwargs", {})}.items()))
-        body.append([r["ruleset"], f"`search:{r['worlds']}@{r['blueprint']}`{options}",
+        body.append([k, r["ruleset"], f"`search:{r['worlds']}@{r['blueprint']}`{options}",
                      f"`{r['blueprint'] if r['field'] == 'blueprint' else r['field']}`",
                      f"{r['games']} ({r['games_differing']})", f"{gain:+.2f} [{g_low:+.2f}, {g_high:+.2f}]",
                      f"{share:+.3f} [{s_low:+.3f}, {s_high:+.3f}]",
                      f"{r['win_share'][0]:.3f} / {r['win_share'][1]:.3f}", f"{r['ms_per_decision']:.0f}",
                      f"{r['searched_share']:.2f} / {r['deviation_share']:.3f}",
                      f"{3600 / r['search_seconds_per_game']:.0f}"])
-    return rows(["ruleset", "search", "field (3 ×)", "games (ended differently)",
-                 "points/round gain [95%]", "win share search − blueprint [95%]", "win share search / blueprint",
-                 "ms per decision", "decisions searched / deviated", "games per hour"], body)
+    table = rows(["#", "ruleset", "search", "field (3 ×)", "games (ended differently)",
+                  "points/round gain [95%]", "win share search − blueprint [95%]", "win share search / blueprint",
+                  "ms per decision", "decisions searched / deviated", "games per hour"], body)
+    return table + (["", "The run of each row (its command plays the row again):", "", *made] if made else [])
+
+
+def search_gain_command(row: dict) -> str:
+    """The search_gain.py command that plays one row's cell again."""
+    args = ["--rulesets", row["ruleset"], "--blueprints", row["blueprint"], "--fields", row["field"],
+            "--games", str(row["games"]), "--worlds", str(row["worlds"]), "--seed", str(row["seed"])]
+    for key, value in sorted(row.get("env_kwargs", {}).items()):
+        args += ["--env-arg", f"{key}={value}"]
+    for key, value in sorted(row.get("options", {}).items()):
+        args += ["--search-option", f"{key}={value}"]
+    return command_line("search_gain.py", args)
 
 
 def render_openspiel_mini(data: dict) -> list[str]:

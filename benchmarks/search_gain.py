@@ -21,6 +21,7 @@ process, one BLAS thread. ``--record`` puts the rows into docs/results/search.js
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 import time
 from pathlib import Path
@@ -71,7 +72,8 @@ def measure(ruleset: str, blueprint: str, field: str, games: int, worlds: int, s
             "ms_per_decision": 1000 * result.a.seconds / max(decisions, 1),
             "searched_share": sum(a.searched for a in searches) / max(decisions, 1),
             "deviation_share": sum(a.deviations for a in searches) / max(decisions, 1),
-            "seconds": round(seconds)}
+            "seconds": round(seconds),
+            "measured": {"date": datetime.date.today().isoformat(), "commit": results.commit()}}
 
 
 def cell_key(row: dict) -> tuple:

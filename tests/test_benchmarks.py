@@ -230,8 +230,12 @@ def test_the_search_gain_benchmark_records_a_paired_row_per_cell_and_keeps_other
         assert low <= row["points_gain"] <= high and row["ms_per_decision"] > 0
         assert 0 < row["searched_share"] <= 1 and 0 <= row["deviation_share"] <= row["searched_share"]
     page = (tmp_path / "search.md").read_text()
-    assert "| onefifty_v0 | `search:1@heuristic` | `heuristic` | 4 (" in page
-    assert "| onefifty_v0 | `search:1@heuristic` single_round=True z=3 | `heuristic` | 4 (" in page
+    assert "| 2 | onefifty_v0 | `search:1@heuristic` | `heuristic` | 4 (" in page
+    assert "| 3 | onefifty_v0 | `search:1@heuristic` single_round=True z=3 | `heuristic` | 4 (" in page
+    # each row names the command that plays it again
+    again = ("3. `python benchmarks/search_gain.py --rulesets onefifty_v0 --blueprints heuristic --fields blueprint "
+             "--games 4 --worlds 1 --seed 480000 --env-arg single_round=True --search-option z=3` (")
+    assert again in page
     for bad in (["--search-option", "zz=1"], ["--search-option", "reward=wins"], ["--env-arg", "memory=some"],
                 ["--fields", "nobody"], ["--search-option", "belief=exact"]):
         with pytest.raises(SystemExit) as error:
