@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
     parser.add_argument("--seed", type=int, default=480000)
     parser.add_argument("--search-option", action="append", default=[], metavar="KEY=VALUE",
-                        help="an option of the search (threshold, z, max_candidates, reward, belief)")
+                        help="an option of the search (threshold, z, max_candidates, reward, belief, confirm)")
     parser.add_argument("--env-arg", action="append", default=[], metavar="KEY=VALUE",
                         help="an env option of every game (single_round=True: games of one round)")
     parser.add_argument("--record", action="store_true", help="write docs/results/search.json and .md")

@@ -236,3 +236,15 @@ def test_a_weighted_search_plays_a_whole_game_the_same_way_for_the_same_seed():
     assert first.weighted > 0
     assert _actions("onefifty_v0", _search("onefifty_v0", "ppo:pretrained", 8, worlds=2,
                                            belief="blueprint"), 8) == moves
+
+
+def test_a_confirmed_search_deviates_only_after_a_second_look():
+    """``confirm=True`` judges a deviation again on fresh worlds: it deviates at most as often
+    as it looked again, plays a legal game the same way for the same seed, and a confirm
+    that is not a bool is one line."""
+    first = _search("onefifty_v0", "heuristic", 8, worlds=2, z=0.0, confirm=True)
+    moves = _actions("onefifty_v0", first, 6)
+    assert first.confirmations > 0 and first.deviations <= first.confirmations
+    assert _actions("onefifty_v0", _search("onefifty_v0", "heuristic", 8, worlds=2, z=0.0, confirm=True), 6) == moves
+    with pytest.raises(ValueError, match="the search's confirm is True or False, got 'yes'"):
+        _search("onefifty_v0", "heuristic", 0, confirm="yes")

@@ -20,7 +20,8 @@ At each of its decisions with more than one legal action the searcher
    (``GAME_END_WEIGHT`` rounds' worth);
 5. deviates from the blueprint's move only when the best candidate's mean gain over it
    clears the threshold: the gain, ``z`` standard errors below its mean, must exceed
-   ``threshold`` points. Otherwise it plays the blueprint's move.
+   ``threshold`` points (with ``confirm=True`` it must clear it again on ``worlds`` fresh
+   worlds, against the blueprint's move alone). Otherwise it plays the blueprint's move.
 
 Candidates that fall clearly behind the blueprint's move (the gain ``z`` standard errors
 above its mean still below zero) stop being rolled out after each batch of
@@ -143,7 +144,7 @@ class BlueprintSearchAgent(Agent):
     def __init__(self, info: RulesetInfo, rng: np.random.Generator, blueprint: str, agent_factory: AgentFactory,
                  worlds: int = DEFAULT_WORLDS, threshold: float = DEFAULT_THRESHOLD, z: float = DEFAULT_Z,
                  max_candidates: int = DEFAULT_MAX_CANDIDATES, reward: str = DEFAULT_REWARD,
-                 belief: str = DEFAULT_BELIEF):
+                 belief: str = DEFAULT_BELIEF, confirm: bool = False):
         """``blueprint`` is an agent spec, built by ``agent_factory``; ``threshold`` is in
         points per round; ``reward`` one of ``ROLLOUT_REWARDS``."""
         super().__init__(info, rng)
@@ -158,7 +159,9 @@ class BlueprintSearchAgent(Agent):
             raise ValueError(f"the search's reward must be one of {', '.join(ROLLOUT_REWARDS)}, got {reward!r}")
         if belief not in BELIEFS:
             raise ValueError(f"the search's belief must be one of {', '.join(BELIEFS)}, got {belief!r}")
-        self.reward, self.belief = reward, belief
+        if not isinstance(confirm, bool):
+            raise ValueError(f"the search's confirm is True or False, got {confirm!r}")
+        self.reward, self.belief, self.confirm = reward, belief, confirm
         self.blueprint_spec = blueprint
         self.worlds, self.threshold, self.z, self.max_candidates = worlds, float(threshold), float(z), max_candidates
         # The blueprint of the real game; the rollouts' players have generators of their own,
@@ -186,6 +189,7 @@ class BlueprintSearchAgent(Agent):
         self._anchor_of: GameState | None = None
         self.decisions = self.searched = self.deviations = 0  # counts, for the benchmarks
         self.weighted, self.effective_proposals = 0, 0.0  # weighted samplings, their summed effective sizes
+        self.confirmations = 0  # deviations judged again on fresh worlds
 
     def reset(self) -> None:
         super().reset()
@@ -220,7 +224,19 @@ class BlueprintSearchAgent(Agent):
         else:
             candidates = [move] + [int(a) for a in legal if a != move]
         self.searched += 1
-        gains = self._gains(state, seat, candidates)
+        best = self._best(self._gains(state, seat, candidates))
+        if best is not None and self.confirm:
+            # the best of several noisy gains is biased upward: judge it again on fresh worlds
+            self.confirmations += 1
+            best = self._best(self._gains(state, seat, [move, best]))
+        if best is None:
+            return move
+        self.deviations += 1
+        return best
+
+    def _best(self, gains: dict[int, list[float]]) -> int | None:
+        """The candidate of the largest mean gain among those whose gain, ``z`` standard
+        errors below its mean, clears the threshold; None if none does."""
         best, bound = None, self.threshold / REWARD_SCALE
         for action, samples in gains.items():
             if len(samples) < 2:
@@ -229,10 +245,7 @@ class BlueprintSearchAgent(Agent):
             lower = mean - self.z * float(np.std(samples, ddof=1)) / math.sqrt(len(samples))
             if lower > bound and (best is None or mean > best[1]):
                 best = (action, mean)
-        if best is None:
-            return move
-        self.deviations += 1
-        return int(best[0])
+        return None if best is None else int(best[0])
 
     # --- the rollouts ----------------------------------------------------------------------
     def _gains(self, state: GameState, seat: int, candidates: list[int]) -> dict[int, list[float]]:
