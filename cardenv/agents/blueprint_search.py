@@ -289,7 +289,8 @@ class BlueprintSearchAgent(Agent):
         ``count`` uniform ones resampled by the likelihood of the others' actions of this
         round under the blueprint (see :meth:`_log_likelihoods`, :func:`tempered_weights`)."""
         rng = self.search_rng
-        if self.belief == "uniform" or len(state.round_actions) == self._anchor[1]:
+        anchor, done = self._anchor
+        if self.belief == "uniform" or anchor is None or len(state.round_actions) == done:
             return [state.sample_world(seat, rng) for _ in range(count)]
         proposals = [state.sample_world(seat, rng) for _ in range(BELIEF_PROPOSALS * count)]
         log_likelihoods = self._log_likelihoods(state, seat, proposals)
@@ -328,7 +329,7 @@ class BlueprintSearchAgent(Agent):
             replay.mark_changed()
             replays.append(replay)
         if self.actor is None:
-            players = self._replay_players(len(replays), seat)
+            players = self._replay_players(len(replays))
         alive = list(range(len(replays)))
         for action in state.round_actions[done:]:
             player = replays[alive[0]].current_player if alive else None
@@ -368,7 +369,7 @@ class BlueprintSearchAgent(Agent):
         return logits[:, action] - (top[:, 0] + np.log(np.exp(logits - top).sum(axis=1)))
 
     def _log_probability(self, agent: Agent, replay: GameState, player: int, action: int) -> float:
-        """The log-probability that ``agent`` (following the replay from its deal) takes
+        """The log-probability that ``agent`` (following the replay from the anchor) takes
         ``action`` for ``player`` now."""
         mask = replay.legal_action_mask()
         observation = {"observation": self.observer.write(replay, player, self._buffer,
@@ -385,7 +386,7 @@ class BlueprintSearchAgent(Agent):
             return 0.0
         return math.log(1.0 - BELIEF_SLIP) if move == action else math.log(BELIEF_SLIP / (legal - 1))
 
-    def _replay_players(self, count: int, seat: int) -> list[list[Agent]]:
+    def _replay_players(self, count: int) -> list[list[Agent]]:
         """``count`` sets of blueprint players, one per seat, reset and reseeded (from the
         search's generator) to follow a replay each (their memory of the round starting
         where the replay does)."""
