@@ -213,14 +213,10 @@ class GameState:
             action = validation.action_id(action)
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
-        round_index = self.round_index
+        self.round_actions.append(action)  # (a new round dealt by this action starts the list afresh)
         self.table.knowledge.tick(self.current_player)
         self.version = object()
         self._apply(action)
-        if self.round_index == round_index:
-            self.round_actions.append(action)
-        else:  # a new round was dealt
-            self.round_actions = []
 
     def _illegal_message(self, action: int) -> str:
         if self.is_terminal:
@@ -274,6 +270,7 @@ class GameState:
             self._end_game()
         else:
             self.round_index += 1
+            self.round_actions = []
             self._start_round(None)
 
     def _end_game(self) -> None:
