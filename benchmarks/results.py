@@ -279,7 +279,7 @@ def render_search_gain(data: dict) -> list[str]:
     """search_gain.py: the search against its blueprint on the same games, per cell."""
     body, made = [], []
     for k, r in enumerate(data["rows"], 1):
-        if "measured" in r:  # rows recorded before a row kept its own provenance take the table's
+        if "measured" in r:  # (a row recorded before rows kept their own run has only the table's)
             made.append(f"{k}. `{search_gain_command(r)}` ({r['measured']['date']}, commit {r['measured']['commit']})")
         gain, (g_low, g_high) = r["points_gain"], r["points_gain_ci95"]
         share, (s_low, s_high) = r["win_share_difference"], r["win_share_difference_ci95"]
