@@ -192,21 +192,21 @@ def test_the_real_world_explains_the_round_and_weighted_worlds_show_the_searcher
     env, state, seat, dealt = _decision(ruleset, 3, keep_deal=True)
     assert state.round_actions and dealt.round_index == state.round_index
     agent = _search(ruleset, blueprint, 0, belief="blueprint")
-    agent._anchor, agent._anchor_of = (dealt, 0), state  # as if it had seen the round from its deal
+    agent._anchor = (dealt, 0, state)  # as if it had seen the round from its deal
     rng = np.random.default_rng(1)
     sampled = [state.sample_world(seat, rng) for _ in range(5)]
     log_likelihoods = agent._log_likelihoods(state, seat, [state.clone(), *sampled])
     assert np.isfinite(log_likelihoods[0]) and log_likelihoods[0] < 0
     assert len(set(log_likelihoods.tolist())) > 1  # the worlds explain the others' moves unequally
     weighing = _search(ruleset, blueprint, 0, belief="blueprint")
-    weighing._anchor, weighing._anchor_of = (dealt, 0), state
+    weighing._anchor = (dealt, 0, state)
     worlds = weighing._sample_worlds(state, seat, 6)
     assert len(worlds) == 6 and weighing.weighted == 1
     observation = env.observer.observe(state, seat)
     for world in worlds:
         np.testing.assert_array_equal(env.observer.observe(world, seat), observation)
     again_agent = _search(ruleset, blueprint, 0, belief="blueprint")
-    again_agent._anchor, again_agent._anchor_of = (dealt, 0), state
+    again_agent._anchor = (dealt, 0, state)
     again = again_agent._sample_worlds(state, seat, 6)
     for a, b in zip(worlds, again):
         np.testing.assert_array_equal(a.table.card_types, b.table.card_types)

@@ -183,10 +183,9 @@ class BlueprintSearchAgent(Agent):
         self.actor = _batched_actor(self.players[0])
         self.agent_factory = agent_factory
         self._replay_pool: list[list[Agent]] = []  # blueprint players that replay the round in a world
-        # The state as the searcher first saw this round and the round's actions by then;
-        # the state it belongs to.
-        self._anchor: tuple[GameState | None, int] = (None, 0)
-        self._anchor_of: GameState | None = None
+        # The state as the searcher first saw this round, the round's actions by then, and
+        # the live state it was copied from.
+        self._anchor: tuple[GameState | None, int, GameState | None] = (None, 0, None)
         self.decisions = self.searched = self.deviations = 0  # counts, for the benchmarks
         self.weighted, self.effective_proposals = 0, 0.0  # weighted samplings, their summed effective sizes
         self.confirmations = 0  # deviations judged again on fresh worlds
@@ -194,7 +193,7 @@ class BlueprintSearchAgent(Agent):
     def reset(self) -> None:
         super().reset()
         self.blueprint.reset()
-        self._anchor, self._anchor_of = (None, 0), None
+        self._anchor = (None, 0, None)
 
     def reseed(self, seed: np.random.SeedSequence | int) -> None:
         super().reseed(seed)  # the blueprint's generator (shared)
@@ -279,9 +278,9 @@ class BlueprintSearchAgent(Agent):
     def _keep_anchor(self, state: GameState) -> None:
         """At the searcher's first decision of a round, a copy of the state: the belief
         replays the round's actions from there."""
-        anchor = self._anchor[0]
-        if anchor is None or self._anchor_of is not state or anchor.round_index != state.round_index:
-            self._anchor, self._anchor_of = (state.clone(), len(state.round_actions)), state
+        anchor, _, of = self._anchor
+        if anchor is None or of is not state or anchor.round_index != state.round_index:
+            self._anchor = (state.clone(), len(state.round_actions), state)
 
     def _sample_worlds(self, state: GameState, seat: int, count: int) -> list[GameState]:
         """``count`` worlds consistent with all ``seat`` knows in ``state``: uniform over
@@ -289,7 +288,7 @@ class BlueprintSearchAgent(Agent):
         ``count`` uniform ones resampled by the likelihood of the others' actions of this
         round under the blueprint (see :meth:`_log_likelihoods`, :func:`tempered_weights`)."""
         rng = self.search_rng
-        anchor, done = self._anchor
+        anchor, done, _ = self._anchor
         if self.belief == "uniform" or anchor is None or len(state.round_actions) == done:
             return [state.sample_world(seat, rng) for _ in range(count)]
         proposals = [state.sample_world(seat, rng) for _ in range(BELIEF_PROPOSALS * count)]
@@ -318,7 +317,7 @@ class BlueprintSearchAgent(Agent):
         where an action could not have been taken. A policy's probability of each action; a
         blueprint that gives none (a heuristic) is taken to play its own move with probability
         1 − ``BELIEF_SLIP``, any other legal one with the rest shared equally."""
-        anchor, done = self._anchor
+        anchor, done, _ = self._anchor
         log_likelihoods = np.zeros(len(worlds))
         if isinstance(anchor.chance, ExternalChance):
             return log_likelihoods  # a round played on outside chance cannot be replayed
@@ -337,7 +336,7 @@ class BlueprintSearchAgent(Agent):
                 break
             if player != seat:
                 if self.actor is not None:
-                    log_likelihoods[alive] += self._batched_log_probabilities(replays, alive, player, action)
+                    log_likelihoods[alive] += self._batched_log_probabilities(replays, alive, action)
                 else:
                     for k in alive:
                         log_likelihoods[k] += self._log_probability(players[k][player], replays[k], player, action)
@@ -351,30 +350,17 @@ class BlueprintSearchAgent(Agent):
             alive = still
         return log_likelihoods
 
-    def _batched_log_probabilities(self, replays: list[GameState], alive: list[int], player: int,
-                                   action: int) -> np.ndarray:
-        """The plain policy's log-probability of ``action`` for ``player`` in each live replay,
-        one batched forward pass."""
-        policy, buffer = self.players[0], self._buffer
-        vectors, masks = [], []
-        for k in alive:
-            replay = replays[k]
-            mask = replay.legal_action_mask()
-            vectors.append(policy.policy_vector({"observation": self.observer.write(replay, player, buffer),
-                                                 "action_mask": mask}, replay, player))
-            masks.append(mask > 0)
-        logits = self.actor.logits(np.asarray(vectors, dtype=np.float32)).astype(np.float64)
-        logits = np.where(np.asarray(masks), logits, -np.inf)
+    def _batched_log_probabilities(self, replays: list[GameState], alive: list[int], action: int) -> np.ndarray:
+        """The plain policy's log-probability of ``action`` in each live replay."""
+        logits = self._masked_logits([replays[k] for k in alive]).astype(np.float64)
         top = logits.max(axis=1, keepdims=True)
         return logits[:, action] - (top[:, 0] + np.log(np.exp(logits - top).sum(axis=1)))
 
     def _log_probability(self, agent: Agent, replay: GameState, player: int, action: int) -> float:
         """The log-probability that ``agent`` (following the replay from the anchor) takes
         ``action`` for ``player`` now."""
-        mask = replay.legal_action_mask()
-        observation = {"observation": self.observer.write(replay, player, self._buffer,
-                                                          recent_events=agent.needs_recent_events),
-                       "action_mask": mask}
+        observation = self._observation(replay, player, agent)
+        mask = observation["action_mask"]
         move = agent.act(observation, replay, player)
         if not mask[action]:
             return -math.inf
@@ -419,36 +405,39 @@ class BlueprintSearchAgent(Agent):
         for k, agent in enumerate(self.players):
             agent.reseed(np.random.SeedSequence(seed, spawn_key=(k,)))
             agent.reset()
-        buffer = self._buffer
         while not world.is_terminal and world.round_index == round_index:
             player = world.current_player
             agent = self.players[player]
-            observation = {"observation": self.observer.write(world, player, buffer,
-                                                              recent_events=agent.needs_recent_events),
-                           "action_mask": world.legal_action_mask()}
-            world.apply(agent.act(observation, world, player))
+            world.apply(agent.act(self._observation(world, player, agent), world, player))
+
+    def _observation(self, world: GameState, player: int, agent: Agent) -> dict[str, np.ndarray]:
+        """What ``agent`` acts from as ``player`` in ``world`` (the blueprint's memory model)."""
+        return {"observation": self.observer.write(world, player, self._buffer, recent_events=agent.needs_recent_events),
+                "action_mask": world.legal_action_mask()}
 
     def _play_batched(self, worlds: list[GameState], round_index: int) -> None:
         """The rollouts in lockstep: one forward pass of the blueprint's actor per step for
         every world still in its round."""
-        policy = self.players[0]
-        vectors = None
-        buffer = self._buffer
         active = [w for w in worlds if not w.is_terminal and w.round_index == round_index]
         while active:
-            masks = np.empty((len(active), len(self.info.action_table)), dtype=bool)
-            for k, world in enumerate(active):
-                player = world.current_player
-                mask = world.legal_action_mask()
-                # What the policy reads: the observation and any pieces it derives from it.
-                vector = policy.policy_vector({"observation": self.observer.write(world, player, buffer),
-                                               "action_mask": mask}, world, player)
-                if vectors is None:
-                    vectors = np.zeros((len(worlds), len(vector)), dtype=np.float32)
-                vectors[k] = vector
-                masks[k] = mask > 0
-            logits = self.actor.logits(vectors[:len(active)])
-            actions = np.where(masks, logits, -np.inf).argmax(axis=1)
-            for world, action in zip(active, actions.tolist()):
+            for world, action in zip(active, self._masked_logits(active).argmax(axis=1).tolist()):
                 world.apply(action)
             active = [w for w in active if not w.is_terminal and w.round_index == round_index]
+
+    def _masked_logits(self, worlds: list[GameState]) -> np.ndarray:
+        """The plain policy's logits for the player to move in each world, one batched
+        forward pass; -inf where an action is illegal."""
+        policy, buffer = self.players[0], self._buffer
+        vectors = None
+        masks = np.empty((len(worlds), len(self.info.action_table)), dtype=bool)
+        for k, world in enumerate(worlds):
+            player = world.current_player
+            mask = world.legal_action_mask()
+            # What the policy reads: the observation and any pieces it derives from it.
+            vector = policy.policy_vector({"observation": self.observer.write(world, player, buffer),
+                                           "action_mask": mask}, world, player)
+            if vectors is None:
+                vectors = np.empty((len(worlds), len(vector)), dtype=np.float32)
+            vectors[k] = vector
+            masks[k] = mask > 0
+        return np.where(masks, self.actor.logits(vectors), -np.inf)
