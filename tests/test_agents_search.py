@@ -212,6 +212,30 @@ def test_the_real_world_explains_the_round_and_weighted_worlds_show_the_searcher
         np.testing.assert_array_equal(a.table.card_types, b.table.card_types)
 
 
+@pytest.mark.parametrize("ruleset", ruleset_names())
+def test_the_belief_replays_a_round_from_its_deal_once_the_state_keeps_the_deals(ruleset):
+    """At its first decision the search replays the round from where it first saw it and asks
+    the state to keep each round's deal; in the next round it replays from that deal."""
+    env, state, seat = _decision(ruleset, 3)
+    agent = _search(ruleset, "heuristic", 0, worlds=0, belief="blueprint")
+
+    def decide():
+        agent.act({"observation": env.observer.observe(state, seat), "action_mask": state.legal_action_mask()},
+                  state, seat)
+
+    decide()
+    anchor, done, of = agent._anchor
+    assert of is state and done == len(state.round_actions) > 0 and anchor.round_index == state.round_index
+    index, rng = state.round_index, np.random.default_rng(5)
+    while state.round_index == index or state.current_player != seat:
+        assert not state.is_terminal
+        state.apply(int(rng.choice(state.legal_actions())))
+    decide()
+    anchor, done, of = agent._anchor
+    assert anchor is state.round_start and done == 0 and anchor.round_index == state.round_index
+    assert anchor.round_actions == [] and anchor.current_player is not None
+
+
 def test_a_bad_belief_is_one_line():
     with pytest.raises(ValueError, match="the search's belief must be one of uniform, blueprint, got 'exact'"):
         _search("onefifty_v0", "ppo:pretrained", 0, belief="exact")

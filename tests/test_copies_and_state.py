@@ -201,12 +201,16 @@ def test_a_state_changed_by_hand_is_masked_afresh_after_mark_changed():
 def test_the_rounds_actions_replayed_from_its_deal_give_the_state(ruleset):
     """``round_actions`` (every action since the round was dealt), replayed in order on a
     copy of the state as dealt, give the very state, at every step of several rounds; a new
-    round starts the list afresh."""
+    round starts the list afresh. Asked to, the state keeps that copy itself
+    (``round_start``, replayed alike); its copies keep none."""
     env = getattr(cardenv, ruleset).raw_env()
     env.reset(seed=7)
     game = env.unwrapped.game
     observer = env.unwrapped.observer
     rng = np.random.default_rng(3)
+    assert game.round_start is None
+    game.keep_round_starts()
+    assert game.clone().round_start is None
     dealt = game.clone()
     rounds_seen = set()
     for _ in range(600):
@@ -219,10 +223,11 @@ def test_the_rounds_actions_replayed_from_its_deal_give_the_state(ruleset):
             dealt = game.clone()
             continue
         rounds_seen.add(index)
-        replay = dealt.clone()
-        for action in game.round_actions:
-            replay.apply(action)
-        assert replay.current_player == game.current_player and replay.scores == game.scores
-        for seat in range(game.num_players):
-            assert np.array_equal(observer.observe(replay, seat), observer.observe(game, seat))
+        for start in (dealt, game.round_start):
+            replay = start.clone()
+            for action in game.round_actions:
+                replay.apply(action)
+            assert replay.current_player == game.current_player and replay.scores == game.scores
+            for seat in range(game.num_players):
+                assert np.array_equal(observer.observe(replay, seat), observer.observe(game, seat))
     assert len(rounds_seen) >= 2

@@ -8,7 +8,8 @@ At each of its decisions with more than one legal action the searcher
 2. samples ``worlds`` worlds consistent with all it knows (``state.sample_world``: the
    cards it has not seen dealt at random into the places it cannot see); with
    ``belief="blueprint"``, drawn from more such worlds by how well each explains the
-   others' moves this round under the blueprint (see ``_sample_worlds``);
+   others' moves this round under the blueprint, the round replayed from its deal in each
+   (see ``_sample_worlds``);
 3. in each world, plays every candidate action (the legal actions; a policy's
    ``max_candidates`` most likely) and then lets the blueprint play every seat, its own
    included, to the end of the round (the rollout): in every world each candidate meets
@@ -183,8 +184,8 @@ class BlueprintSearchAgent(Agent):
         self.actor = _batched_actor(self.players[0])
         self.agent_factory = agent_factory
         self._replay_pool: list[list[Agent]] = []  # blueprint players that replay the round in a world
-        # The state as the searcher first saw this round, the round's actions by then, and
-        # the live state it was copied from.
+        # Where the belief replays this round from (its deal, or the searcher's first sight of
+        # it), the round's actions by then, and the live state it belongs to.
         self._anchor: tuple[GameState | None, int, GameState | None] = (None, 0, None)
         self.decisions = self.searched = self.deviations = 0  # counts, for the benchmarks
         self.weighted, self.effective_proposals = 0, 0.0  # weighted samplings, their summed effective sizes
@@ -276,11 +277,18 @@ class BlueprintSearchAgent(Agent):
         return gains
 
     def _keep_anchor(self, state: GameState) -> None:
-        """At the searcher's first decision of a round, a copy of the state: the belief
-        replays the round's actions from there."""
+        """At the searcher's first decision of a round, where the belief replays the round's
+        actions from: the state as the round was dealt, where the state kept it (the search
+        asks it to from then on, see ``GameState.keep_round_starts``), else a copy of the
+        state now."""
         anchor, _, of = self._anchor
         if anchor is None or of is not state or anchor.round_index != state.round_index:
-            self._anchor = (state.clone(), len(state.round_actions), state)
+            state.keep_round_starts()
+            start = state.round_start
+            if start is not None and start.round_index == state.round_index:
+                self._anchor = (start, 0, state)
+            else:
+                self._anchor = (state.clone(), len(state.round_actions), state)
 
     def _sample_worlds(self, state: GameState, seat: int, count: int) -> list[GameState]:
         """``count`` worlds consistent with all ``seat`` knows in ``state``: uniform over
@@ -311,8 +319,8 @@ class BlueprintSearchAgent(Agent):
 
     def _log_likelihoods(self, state: GameState, seat: int, worlds: list[GameState]) -> np.ndarray:
         """Per world, the log-likelihood of the others' actions of this round since the
-        searcher first saw it (its first decision of the round) under the blueprint: the round
-        replayed from there with the world's cards in place of the real ones (its chance
+        anchor (the round's deal, or the searcher's first decision of it) under the blueprint:
+        the round replayed from there with the world's cards in place of the real ones (its chance
         outcomes those of the real round, public once they happened); -inf
         where an action could not have been taken. A policy's probability of each action; a
         blueprint that gives none (a heuristic) is taken to play its own move with probability

@@ -125,6 +125,10 @@ class GameState:
         # The actions applied since the round was dealt (a search replays them in a world
         # it sampled).
         self.round_actions: list[int] = []
+        # A copy of the state as this round was dealt, kept only once ``keep_round_starts``
+        # asked for it (see there).
+        self.round_start: GameState | None = None
+        self._keeps_round_starts = False
 
     @property
     def rng(self) -> np.random.Generator:
@@ -272,6 +276,8 @@ class GameState:
             self.round_index += 1
             self.round_actions = []
             self._start_round(None)
+            if self._keeps_round_starts:
+                self._keep_round_start()
 
     def _end_game(self) -> None:
         self.is_terminal = True
@@ -306,6 +312,17 @@ class GameState:
         return lowest(self.scores)
 
     # --- copies and sampling -------------------------------------------------------------
+    def keep_round_starts(self) -> None:
+        """From now on keep :attr:`round_start`, a copy of the state as each round is dealt
+        (this round's too while none of its actions is applied): a search replays the round
+        from there, ``round_actions`` in hand. A copy of the state keeps none."""
+        self._keeps_round_starts = True
+        if not self.round_actions and not self.is_terminal:
+            self._keep_round_start()
+
+    def _keep_round_start(self) -> None:
+        self.round_start = self.clone()
+
     def clone(self) -> GameState:
         return self._copy_with(self.table.clone(), self.chance.clone())
 
@@ -320,6 +337,7 @@ class GameState:
         other._unread_events = []
         other.event_records = self.event_records[:]
         other.round_actions = self.round_actions.copy()
+        other.round_start, other._keeps_round_starts = None, False
         other.chance = chance
         other._mask = self._mask.copy()
         other.version = object()
