@@ -9,8 +9,19 @@ from functools import cache
 
 import numpy as np
 
-from cardenv.drawing.scene import (SCENE_SIZE, Card, Circle, Ellipse, Line, Polygon, Rect, Shape, Text,
-                                   card_shapes, table_scene)
+from cardenv.drawing.scene import (
+    SCENE_SIZE,
+    Card,
+    Circle,
+    Ellipse,
+    Line,
+    Polygon,
+    Rect,
+    Shape,
+    Text,
+    card_shapes,
+    table_scene,
+)
 from cardenv.engine.table_view import TableView
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

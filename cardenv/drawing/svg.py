@@ -12,8 +12,19 @@ from __future__ import annotations
 
 from html import escape
 
-from cardenv.drawing.scene import (SCENE_SIZE, Card, Circle, Ellipse, Line, Polygon, Rect, Shape, Text,
-                                   card_shapes, table_scene)
+from cardenv.drawing.scene import (
+    SCENE_SIZE,
+    Card,
+    Circle,
+    Ellipse,
+    Line,
+    Polygon,
+    Rect,
+    Shape,
+    Text,
+    card_shapes,
+    table_scene,
+)
 from cardenv.engine.table_view import TableView
 
 # The look of pygame's own font (the frames') where the reader has it, else the nearest.
@@ -24,11 +35,12 @@ BASELINES = {"top": "hanging", "middle": "central", "bottom": "text-after-edge"}
 
 def _number(value: float) -> str:
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 def _colour(rgb) -> str:
-    return "#%02x%02x%02x" % tuple(rgb)
+    red, green, blue = rgb
+    return f"#{red:02x}{green:02x}{blue:02x}"
 
 
 def shape_svg(shape: Shape) -> str:
