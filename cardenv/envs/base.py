@@ -125,11 +125,7 @@ class CardGameEnv(AECEnv):
         reward_scale = validation.real("reward_scale", reward_scale, 0, low_inclusive=False)
         eliminated_agents = validation.choice("eliminated_agents", eliminated_agents, ELIMINATED_AGENTS_MODES)
         self.config = self.config_class(**config)
-        if render_mode in DRAWN_RENDER_MODES:
-            from cardenv.drawing.frame import import_pygame
-
-            import_pygame()  # its absence is one clear error now, not at the first frame
-        self._window = None  # the human mode's, opened at its first frame
+        self._renderer = TableRenderer(render_mode, self.metadata["render_fps"]) if render_mode else None
         self.render_mode = render_mode
         self.render_omniscient = render_omniscient
         self.reward_mode = reward_mode
@@ -412,35 +408,45 @@ class CardGameEnv(AECEnv):
             return None
         self._require_game("render()")
         viewer = None if self.render_omniscient else self.agent_name_mapping[self.agent_selection]
-        return render_game(self, self.game, viewer, self.config.memory)
+        return self._renderer.render(self.game, viewer, self.config.memory)
 
     def close(self) -> None:
-        close_window(self)
+        if self._renderer is not None:
+            self._renderer.close()
 
 
-def render_game(env, game: GameState, viewer: int | None, memory: str) -> str | np.ndarray | None:
-    """``env.render()`` of ``game`` for ``viewer`` in ``env.render_mode`` (not None): the
-    text, the frame, or (``"human"``) the frame shown in ``env._window``, opened here."""
-    if env.render_mode == "ansi":
-        return game.render_text(viewer, memory)
-    view = game.table_view(viewer, memory, DRAWN_EVENTS)
-    if env.render_mode == "rgb_array":
-        from cardenv.drawing.frame import draw_frame
+class TableRenderer:
+    """What ``render()`` gives in a render mode (not None): the text (``"ansi"``), the drawn
+    frame (``"rgb_array"``), or the frame shown in a window (``"human"``, opened at the
+    first frame, closed by :meth:`close`)."""
 
-        return draw_frame(view)
-    if env._window is None:
-        from cardenv.drawing.window import TableWindow
+    def __init__(self, mode: str, fps: float):
+        if mode in DRAWN_RENDER_MODES:
+            from cardenv.drawing.frame import import_pygame
 
-        env._window = TableWindow(game.game_name, env.metadata["render_fps"])
-    env._window.show(view)
-    return None
+            import_pygame()  # its absence is one clear error now, not at the first frame
+        self.mode, self.fps = mode, fps
+        self.window = None
 
+    def render(self, game: GameState, viewer: int | None, memory: str) -> str | np.ndarray | None:
+        if self.mode == "ansi":
+            return game.render_text(viewer, memory)
+        view = game.table_view(viewer, memory, DRAWN_EVENTS)
+        if self.mode == "rgb_array":
+            from cardenv.drawing.frame import draw_frame
 
-def close_window(env) -> None:
-    """Close the human mode's window, if one is open."""
-    if env._window is not None:
-        env._window.close()
-        env._window = None
+            return draw_frame(view)
+        if self.window is None:
+            from cardenv.drawing.window import TableWindow
+
+            self.window = TableWindow(game.game_name, self.fps)
+        self.window.show(view)
+        return None
+
+    def close(self) -> None:
+        if self.window is not None:
+            self.window.close()
+            self.window = None
 
 
 # What the AEC loop reads on every step. Every wrapper layer forwards these to the raw

@@ -51,7 +51,7 @@ from cardenv.agents.specs import make_agent
 from cardenv.core import validation
 from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.drawing.frame import import_pygame
-from cardenv.envs.base import DRAWN_RENDER_MODES, close_window, render_game
+from cardenv.envs.base import DRAWN_RENDER_MODES, TableRenderer
 from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.rulesets import ruleset_names
 
@@ -83,7 +83,7 @@ class SingleSeatEnv(gym.Env):
         self.opponent_specs = specs
         self.fixed_seat = validation.optional_integer("seat", seat, 0, n - 1)
         self.render_mode = self._supported_render_mode(render_mode)
-        self._window = None  # the human mode's (see render)
+        self._renderer = TableRenderer(self.render_mode, self.metadata["render_fps"]) if self.render_mode else None
         self.illegal_reward = validation.real("illegal_reward", illegal_reward)
         self._ended_by_illegal_action = False
         # Each agent its own generator (reseeded in place from the view's at the first reset
@@ -180,7 +180,7 @@ class SingleSeatEnv(gym.Env):
         that table in a window (``"human"``, also after every reset and step)."""
         if self.render_mode is None:
             return None
-        return render_game(self, self.env.game, self.learner_seat, self.info.config.memory)
+        return self._renderer.render(self.env.game, self.learner_seat, self.info.config.memory)
 
     def _render_step(self) -> None:
         if self.render_mode == "human":
@@ -256,6 +256,7 @@ class SingleSeatEnv(gym.Env):
                 agent.add_snapshot(path)
 
     def close(self) -> None:
-        close_window(self)
+        if self._renderer is not None:
+            self._renderer.close()
         for agent in self.opponents:
             agent.close()
