@@ -7,7 +7,7 @@ Every scene is ``SCENE_SIZE`` pixels whatever the ruleset, its options or the ga
 (video writers need one size): the felt with every seat around it (the viewer's seat at the
 bottom, the others clockwise in seat order), each seat's cards face up or face down as the
 viewer may know them, the players who know a card as numbered dots under it, the draw and
-discard piles with their counts and the discard's top card, carte's melds on the felt;
+discard piles with their counts and the discard's top card, a rummy's melds on the felt;
 beside the felt, the status in words (whose turn, the ruleset's facts such as an open
 reaction window, what the phase asks), the scores and the recent events. The cards are
 drawn, not loaded: no asset files. A scene depends on the view alone.
@@ -283,7 +283,7 @@ def _piles(view: TableView, cx: int, cy: int) -> list[Shape]:
 
 
 def _melds(view: TableView, x: int, y: int, width: int, height: int) -> list[Shape]:
-    """carte's melds as rows of small cards, two columns, as many as fit."""
+    """The melds on the table as rows of small cards, two columns, as many as fit."""
     per_column = height // (SMALL_CARD[1] + 6)
     room = 2 * per_column
     shown = view.melds if len(view.melds) <= room else view.melds[:room - 1]

@@ -39,7 +39,7 @@ class SeatView:
     """One seat: its score and cards. ``cards`` are a slot game's slots in order (None: an
     empty slot) or a hand (the cards the viewer knows first, in type order); ``held`` the
     cards it holds apart (a slot game's drawn card); ``flags`` the ruleset's words for its
-    state (``started``, ``said carte``)."""
+    state (a rummy's ``started``, say)."""
 
     seat: int
     score: int
@@ -85,7 +85,7 @@ def shown_cards(state: SlotGameState, viewer: int | None, memory: str) -> np.nda
 
 def slot_table_view(state: SlotGameState, viewer: int | None, memory: str = "perfect",
                     recent_events: int = 8) -> TableView:
-    """The view of a slot-and-pile game (150, Cut!, KABOOM)."""
+    """The view of a slot-and-pile game (:class:`cardenv.engine.slots.SlotGameState`)."""
     viewer = state.checked_seat("viewer", viewer, none_means="every card shown")
     table = state.table
     shown = shown_cards(state, viewer, memory)
