@@ -5,18 +5,12 @@ status line in words, and the recent events. A card a viewer may not know shows 
 
 from __future__ import annotations
 
-from cardenv.engine.table_view import CardView, SeatView, TableView, seat_name, slot_table_view
-
-__all__ = ["seat_line", "slot_table", "slot_table_text"]
-
-
-def slot_table(state, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
-    """A text table of the game as ``viewer`` sees it (``None``: every card shown): the
-    status line, the piles, every seat's slots and held cards, the recent events."""
-    return slot_table_text(slot_table_view(state, viewer, memory, recent_events))
+from cardenv.engine.table_view import CardView, SeatView, TableView, seat_name
 
 
 def slot_table_text(view: TableView) -> str:
+    """The text table of a slot game's view: the status line, the piles, every seat's slots
+    and held cards, the recent events."""
     top = view.discard.top
     piles = (f"{view.draw.name} {view.draw.count} | {view.discard.name} {view.discard.count}"
              f" | top discard {top.name if top is not None else '--'}")
