@@ -77,6 +77,21 @@ def test_the_parallel_env_and_the_single_seat_view_draw_the_same_table(ruleset):
     np.testing.assert_array_equal(frame, draw_frame(game.table_view(1, game.config.memory, 16)))
 
 
+def test_frames_are_drawn_after_pygame_quits_and_starts_again():
+    """Another env's close() may quit pygame (PettingZoo's classic games do): the fonts are
+    loaded again, and the frame is the same."""
+    import pygame
+
+    env = cardenv.kaboom_v0.env(render_mode="rgb_array")
+    env.reset(seed=1)
+    before = env.render()
+    pygame.quit()
+    np.testing.assert_array_equal(env.render(), before)
+    pygame.quit()
+    pygame.init()  # as the next env's first frame may do
+    np.testing.assert_array_equal(env.render(), before)
+
+
 @pytest.fixture
 def no_display(monkeypatch):
     """SDL's dummy video driver: ``"human"`` opens its window off screen."""

@@ -5,7 +5,6 @@ as PettingZoo's classic games draw theirs. A frame is ``FRAME_SIZE`` pixels."""
 from __future__ import annotations
 
 import os
-from functools import cache
 
 import numpy as np
 
@@ -40,15 +39,27 @@ def import_pygame():
     return pygame
 
 
-@cache
+_FONTS: dict[tuple[int, bool], object] = {}  # loaded fonts, valid while pygame's font module stays initialised
+
+
 def font(size: int, bold: bool = False):
-    """pygame's own font file (the same glyphs everywhere) at ``size`` pixels."""
+    """pygame's own font file (the same glyphs everywhere) at ``size`` pixels. Fonts loaded
+    before ``pygame.quit()`` (another env's ``close()``, say) are loaded again, even when
+    something else starts pygame again in between."""
     pygame = import_pygame()
     if not pygame.font.get_init():
+        _FONTS.clear()
         pygame.font.init()
-    loaded = pygame.font.Font(None, round(size / PYGAME_FONT_SCALE))
-    loaded.set_bold(bold)
-    return loaded
+    if not _FONTS:
+        # pygame.quit() (PettingZoo's classic envs call it in close()) frees every font
+        # object; another env may start pygame again before the next frame.
+        pygame.register_quit(_FONTS.clear)
+    key = (size, bold)
+    if key not in _FONTS:
+        loaded = pygame.font.Font(None, round(size / PYGAME_FONT_SCALE))
+        loaded.set_bold(bold)
+        _FONTS[key] = loaded
+    return _FONTS[key]
 
 
 def draw_frame(view: TableView) -> np.ndarray:
