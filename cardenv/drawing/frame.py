@@ -40,6 +40,12 @@ def import_pygame():
 
 
 _FONTS: dict[tuple[int, bool], object] = {}  # loaded fonts, valid while pygame's font module stays initialised
+_CARD_IMAGES: dict[tuple, object] = {}  # each card drawn once, as an image with see-through corners
+
+
+def _forget() -> None:
+    _FONTS.clear()
+    _CARD_IMAGES.clear()
 
 
 def font(size: int, bold: bool = False):
@@ -48,18 +54,31 @@ def font(size: int, bold: bool = False):
     something else starts pygame again in between."""
     pygame = import_pygame()
     if not pygame.font.get_init():
-        _FONTS.clear()
+        _forget()
         pygame.font.init()
     if not _FONTS:
         # pygame.quit() (PettingZoo's classic envs call it in close()) frees every font
         # object; another env may start pygame again before the next frame.
-        pygame.register_quit(_FONTS.clear)
+        pygame.register_quit(_forget)
     key = (size, bold)
     if key not in _FONTS:
         loaded = pygame.font.Font(None, round(size / PYGAME_FONT_SCALE))
         loaded.set_bold(bold)
         _FONTS[key] = loaded
     return _FONTS[key]
+
+
+def card_image(card: Card, pygame):
+    """The card's image (its shapes drawn once on a see-through surface of its size)."""
+    key = (card.name, card.width, card.height, card.raised)
+    image = _CARD_IMAGES.get(key)
+    if image is None:
+        font(10)  # the fonts' cache, and its clearing at pygame.quit(), first
+        image = pygame.Surface((card.width, card.height), pygame.SRCALPHA)
+        for part in card_shapes(Card(0, 0, card.width, card.height, card.name, card.raised)):
+            draw_shape(image, part, pygame)
+        _CARD_IMAGES[key] = image
+    return image
 
 
 def draw_frame(view: TableView) -> np.ndarray:
@@ -100,8 +119,7 @@ def draw_shape(surface, shape: Shape, pygame=None) -> None:
     elif isinstance(shape, Line):
         pygame.draw.line(surface, shape.colour, (shape.x1, shape.y1), (shape.x2, shape.y2))
     elif isinstance(shape, Card):
-        for part in card_shapes(shape):
-            draw_shape(surface, part, pygame)
+        surface.blit(card_image(shape, pygame), (round(shape.x), round(shape.y)))
     elif isinstance(shape, Ellipse):
         pygame.draw.ellipse(surface, shape.fill, pygame.Rect(shape.x, shape.y, shape.width, shape.height))
     else:
