@@ -180,6 +180,19 @@ def render_bench_players(data: dict) -> list[str]:
                  "observation size", "memory per env"], body)
 
 
+def render_bench_render(data: dict) -> list[str]:
+    """bench_render.py: ms per drawn frame, beside a text render and a step, and the peers'."""
+    peers = [name for name in data["rows"] if name.startswith("pettingzoo ")]
+    body = []
+    for name, row in data["rows"].items():
+        text = f"{row['ms_per_text']:.2f}" if "ms_per_text" in row else "–"
+        body.append([name, f"{row['ms_per_frame']:.2f}", text, f"{row['ms_per_step']:.3f}",
+                     f"{row['ms_per_frame'] / row['ms_per_step']:,.0f}",
+                     *(f"{row['ms_per_frame'] / data['rows'][peer]['ms_per_frame']:.2f}" for peer in peers)])
+    return rows(["environment", "ms per `rgb_array` frame", "ms per `ansi` text", "ms per step", "frame ÷ step",
+                 *(f"frame ÷ {peer.split()[1]}'s" for peer in peers)], body)
+
+
 def render_bench_training(data: dict) -> list[str]:
     """bench_training.py: the single-seat view alone, PPO on it, PPO on the null env."""
     body = []
@@ -373,7 +386,7 @@ def render_ladder(cells: list[dict]) -> list[str]:
 RENDERERS: dict[str, Callable[[object], list[str]]] = {
     "bench_envs": render_bench_envs, "bench_parts": render_bench_parts, "bench_players": render_bench_players,
     "bench_training": render_bench_training, "bench_scaling": render_bench_scaling,
-    "bench_search": render_bench_search, "strength_matrix": render_strength_matrix,
+    "bench_search": render_bench_search, "bench_render": render_bench_render, "strength_matrix": render_strength_matrix,
     "win_shares": render_win_shares, "openspiel_ismcts": render_openspiel_ismcts,
     "best_response": render_best_response, "openspiel_mini": render_openspiel_mini,
     "leaderboard": render_leaderboard, "search_gain": render_search_gain,

@@ -136,7 +136,7 @@ CONSTRUCTOR_CASES = [
     ("max_rounds", 2.5, TypeError),
     ("recent_events", -1, ValueError),
     ("recent_events", 1.5, TypeError),
-    ("render_mode", "rgb_array", ValueError),
+    ("render_mode", "rgb", ValueError),
     ("render_mode", 1, TypeError),
     ("render_omniscient", "yes", TypeError),
     ("render_omniscient", None, TypeError),

@@ -1,7 +1,8 @@
 """The package layout: every import, at module level or inside a function, runs down the
-layers (the registry, core, engine, games, envs, agents, integrations, the command line);
-no module imports itself around a circle; a ruleset's package imports no other ruleset's;
-and only the registry line, the ruleset's module and its own package name a ruleset."""
+layers (the registry, core, engine, games, the drawn table, envs, agents, integrations, the
+command line); no module imports itself around a circle; a ruleset's package imports no
+other ruleset's; and only the registry line, the ruleset's module and its own package name
+a ruleset."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ LAYERS = [
     ("core", ("cardenv.core",)),
     ("engine", ("cardenv.engine",)),
     ("games", ("cardenv.games",)),
+    ("drawing", ("cardenv.drawing",)),
     ("envs", ("cardenv.envs", "cardenv.testing", *(f"cardenv.{name}" for name in ruleset_names()))),
     ("agents", ("cardenv.agents",)),
     ("integrations", ("cardenv.adapters", "cardenv.eval", "cardenv.train", "cardenv.human")),

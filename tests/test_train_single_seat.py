@@ -201,8 +201,9 @@ def test_an_action_that_is_not_an_id_is_refused_not_rounded(action):
 def test_an_unsupported_render_mode_warns_and_turns_rendering_off():
     """Gymnasium's convention (its make() warns and passes the mode on): the env starts
     without rendering instead of refusing, and passes Gymnasium's render check."""
-    with pytest.warns(UserWarning, match=r"render_mode 'rgb_array' is not supported \(supported: None, 'ansi'\)"):
-        env = gymnasium.make("cardenv/onefifty-single-seat-v0", render_mode="rgb_array")
+    with pytest.warns(UserWarning, match=r"render_mode 'depth_array' is not supported \(supported: None, 'ansi', "
+                                         r"'human', 'rgb_array'\)"):
+        env = gymnasium.make("cardenv/onefifty-single-seat-v0", render_mode="depth_array")
     assert env.unwrapped.render_mode is None
     env.reset(seed=0)
     assert env.render() is None
@@ -219,15 +220,18 @@ def test_rendering_through_gymnasium_make_does_not_warn():
 
 @pytest.mark.parametrize("env_id", sorted(cardenv.adapters.registration.SINGLE_SEAT_IDS))
 def test_stable_baselines3_make_vec_env_makes_every_single_seat_view(env_id):
-    """SB3's make_vec_env asks for render_mode="rgb_array" and retries only on a TypeError."""
+    """SB3's make_vec_env asks for render_mode="rgb_array" (and retries only on a TypeError):
+    the views draw their tables, which SB3's get_images (what VecVideoRecorder reads) returns."""
     from stable_baselines3.common.env_util import make_vec_env
 
-    with pytest.warns(UserWarning, match="render_mode 'rgb_array' is not supported"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         vec_env = make_vec_env(env_id, n_envs=2, seed=0, env_kwargs={"env_kwargs": {"num_players": 3}})
     observations = vec_env.reset()
     assert observations.shape == (2, *vec_env.observation_space.shape)
     masks = vec_env.env_method("action_masks")
     vec_env.step(np.array([int(np.flatnonzero(mask)[0]) for mask in masks]))
+    assert [image.shape for image in vec_env.get_images()] == [(720, 1280, 3)] * 2
     vec_env.close()
 
 

@@ -17,6 +17,7 @@ from cardenv.engine import text
 from cardenv.engine.options import MAX_HAND_SLOTS_LIMIT
 from cardenv.engine.rounds import GameState, RoundResult
 from cardenv.engine.scenarios import layout_from_options
+from cardenv.engine.table_view import TableView, slot_table_view
 
 _ONES = memoryview(b"\x01" * MAX_HAND_SLOTS_LIMIT).cast("b")  # a run of legal ids, for mark_occupied_slots
 _ONE_RUN = array("b", _ONES)  # the same, for occupied_slot_run
@@ -194,10 +195,14 @@ class SlotGameState(GameState):
     # --- rendering ------------------------------------------------------------------------
     game_name = "card game"
 
+    def table_view(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> TableView:
+        """The table as ``viewer`` sees it (``None``: every card shown), as a record."""
+        return slot_table_view(self, viewer, memory, recent_events)
+
     def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
         """A text table of the game as ``viewer`` sees it (``None``: every card shown)."""
-        return text.slot_table(self, viewer, memory, recent_events)
+        return text.slot_table_text(self.table_view(viewer, memory, recent_events))
 
     def status_details(self) -> list[str]:
-        """The ruleset's own facts for the status line (:func:`cardenv.engine.text.status_lines`)."""
+        """The ruleset's own facts for the status line (:func:`cardenv.engine.table_view.slot_status_lines`)."""
         return []

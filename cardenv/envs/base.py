@@ -41,6 +41,9 @@ DEFAULT_REWARD_MODE = "points"
 DEFAULT_REWARD_SCALE = 0.01
 # What becomes of the agent of a seat that leaves the game while the others play on.
 ELIMINATED_AGENTS_MODES = ("stay", "remove")
+# The render modes that draw the table (pygame), and how many recent events a frame lists.
+DRAWN_RENDER_MODES = ("human", "rgb_array")
+DRAWN_EVENTS = 16
 
 
 def scenario_options(options: Any) -> Mapping | None:
@@ -64,8 +67,10 @@ class CardGameEnv(AECEnv):
     """AEC environment over a rules engine.
 
     Args (shared by every ruleset, the rest go to the ruleset's config):
-        render_mode: ``"ansi"`` (``render()`` returns the text) or ``"human"`` (prints it
-            after every step), or None.
+        render_mode: ``"ansi"`` (``render()`` returns the text), ``"rgb_array"``
+            (``render()`` returns the drawn table, an ``(720, 1280, 3)`` uint8 array) or
+            ``"human"`` (the drawn table in a window, after every step), or None. The drawn
+            modes need pygame (the ``render`` extra).
         render_omniscient: render every card face up instead of the current player's view.
         reward_mode: ``"points"``: at each round end every agent receives
             ``-reward_scale * points added``; ``"relative"``: at each round end every
@@ -95,7 +100,8 @@ class CardGameEnv(AECEnv):
 
     # Not parallelizable: one agent acts at a time, so PettingZoo's aec_to_parallel (every
     # agent's action in one step) does not apply; parallel_env() is the turn-based conversion.
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human", "rgb_array"], "is_parallelizable": False,
+                                "render_fps": 1}
     ruleset: Ruleset  # the registry record the class was made from (raw_env_class)
     config_class: type
     state_class: type[GameState]
@@ -119,6 +125,7 @@ class CardGameEnv(AECEnv):
         reward_scale = validation.real("reward_scale", reward_scale, 0, low_inclusive=False)
         eliminated_agents = validation.choice("eliminated_agents", eliminated_agents, ELIMINATED_AGENTS_MODES)
         self.config = self.config_class(**config)
+        self._renderer = TableRenderer(render_mode, self.metadata["render_fps"]) if render_mode else None
         self.render_mode = render_mode
         self.render_omniscient = render_omniscient
         self.reward_mode = reward_mode
@@ -396,19 +403,50 @@ class CardGameEnv(AECEnv):
         """Named, reshaped views of an observation vector (see the docs' table)."""
         return self.layout.views(observation)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
         self._require_game("render()")
         viewer = None if self.render_omniscient else self.agent_name_mapping[self.agent_selection]
-        text = self.game.render_text(viewer, self.config.memory)
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return self._renderer.render(self.game, viewer, self.config.memory)
 
     def close(self) -> None:
-        pass
+        if self._renderer is not None:
+            self._renderer.close()
+
+
+class TableRenderer:
+    """What ``render()`` gives in a render mode (not None): the text (``"ansi"``), the drawn
+    frame (``"rgb_array"``), or the frame shown in a window (``"human"``, opened at the
+    first frame, closed by :meth:`close`)."""
+
+    def __init__(self, mode: str, fps: float):
+        if mode in DRAWN_RENDER_MODES:
+            from cardenv.drawing.frame import import_pygame
+
+            import_pygame()  # its absence is one clear error now, not at the first frame
+        self.mode, self.fps = mode, fps
+        self.window = None
+
+    def render(self, game: GameState, viewer: int | None, memory: str) -> str | np.ndarray | None:
+        if self.mode == "ansi":
+            return game.render_text(viewer, memory)
+        view = game.table_view(viewer, memory, DRAWN_EVENTS)
+        if self.mode == "rgb_array":
+            from cardenv.drawing.frame import draw_frame
+
+            return draw_frame(view)
+        if self.window is None:
+            from cardenv.drawing.window import TableWindow
+
+            self.window = TableWindow(game.game_name, self.fps)
+        self.window.show(view)
+        return None
+
+    def close(self) -> None:
+        if self.window is not None:
+            self.window.close()
+            self.window = None
 
 
 # What the AEC loop reads on every step. Every wrapper layer forwards these to the raw

@@ -1,19 +1,23 @@
 """A recorded game as one self-contained HTML page (no network access needed): who sat
-in each seat, the result, the table drawn with cards, stepping forward and back or
-jumping with a slider, and a choice of viewing seat.
+in each seat, the result, the drawn table (the frames' drawing, as SVG) with the event log
+beside it, the step's events highlighted, stepping forward and back, jumping with a slider
+or the keys, a URL per step (``#step=N``), and a choice of viewing seat.
 
-Every view is computed here, in Python, from the engine: a seat's frames are the
-engine's text view for that seat and the events described for it, so the page can only
-show what that seat could see (the omniscient view is a separate choice). Works for
-every ruleset, because it uses only the engine's text view and event log.
+Every view is computed here, in Python, from the engine: a seat's frames are the engine's
+table view for that seat (:meth:`table_view`, drawn by :mod:`cardenv.drawing.svg`) and the
+events described for it, so the page can only show what that seat could see (the
+omniscient view is a separate choice). Works for every ruleset.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 from pathlib import Path
 
+from cardenv.drawing.svg import SvgTable, svg_open
 from cardenv.human.records import GameRecord
 
 OMNISCIENT = "all"
@@ -21,10 +25,11 @@ OMNISCIENT = "all"
 
 def build_frames(record: GameRecord) -> dict:
     """The page's data: per step (the start, then after each decision) and per viewer
-    (each seat, then ``"all"``), an index into a pool of texts, so that views that do
-    not change between steps are stored once."""
+    (each seat, then ``"all"``), indices into a pool of drawn tables and event texts, so
+    that views that do not change between steps are stored once; the cards' symbols once."""
     env = record.make_env()
     state = env.game
+    drawing = SvgTable()
     viewers: list[int | None] = [*range(state.num_players), None]
     pool: list[str] = []
     index: dict[str, int] = {}
@@ -51,7 +56,7 @@ def build_frames(record: GameRecord) -> dict:
             elif action is not None:
                 lines.append(f"player_{seat} decides")
             lines += [e.describe(state.card_name, viewer) for e in new_events]
-            table = state.render_text(viewer, state.config.memory, recent_events=0)
+            table = drawing.frame(state.table_view(viewer, state.config.memory, recent_events=0))
             row.append([intern(table), intern("\n".join(lines))])
         frames.append(row)
         captions.append("start" if action is None else f"decision {len(frames) - 1} of {len(record.actions)}")
@@ -69,6 +74,8 @@ def build_frames(record: GameRecord) -> dict:
         "frames": frames,
         "captions": captions,
         "final_scores": record.final_scores,
+        "svg_open": svg_open(),
+        "defs": drawing.defs(),
     }
 
 
@@ -87,12 +94,17 @@ def result_line(state, decisions: int) -> str:
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>cardenv replay: __TITLE__</title>
 <style>
-body { font-family: system-ui, sans-serif; margin: 1.2em; background: #1d5c3a; color: #f4f4f0; }
+body { font-family: system-ui, sans-serif; margin: 1.2em; background: #18222b; color: #f4f4f0; }
 #controls { display: flex; gap: .6em; align-items: center; flex-wrap: wrap; margin-bottom: .8em; }
 button, select { font-size: 1em; padding: .25em .7em; }
-pre { font-family: ui-monospace, monospace; font-size: 15px; line-height: 1.7; background: #17472e;
-      padding: .8em 1em; border-radius: 8px; white-space: pre-wrap; margin: .4em 0; }
-#events { background: #123923; color: #dfe9df; }
+#view { display: flex; gap: 1em; align-items: flex-start; }
+#table { flex: 0 1 1280px; min-width: 0; }
+#table svg { width: 100%; height: auto; display: block; border-radius: 8px; }
+#events { flex: 1 1 18em; max-height: 80vh; overflow-y: auto; margin: 0; padding: .6em .8em; background: #123923;
+          color: #dfe9df; border-radius: 8px; font-family: ui-monospace, monospace; font-size: 13px; line-height: 1.7; }
+#events div { white-space: pre-wrap; padding: 0 .3em; border-radius: 4px; }
+#events div.step { opacity: .6; margin-top: .4em; }
+#events div.now { background: #35603f; }
 .card { display: inline-block; min-width: 2.2em; text-align: center; background: #fff; color: #111;
         border-radius: 4px; border: 1px solid #999; padding: 0 .2em; line-height: 1.35; font-weight: 600; }
 .card.red { color: #c01818; }
@@ -113,18 +125,25 @@ pre { font-family: ui-monospace, monospace; font-size: 15px; line-height: 1.7; b
  <label>view: <select id="viewer"></select></label>
  <span id="caption"></span>
 </div>
-<pre id="table"></pre>
-<pre id="events"></pre>
+<div id="view"><div id="table"></div><div id="events" aria-label="events"></div></div>
+<div id="symbols" hidden></div>
 <script id="data" type="application/json">__DATA__</script>
 <script>
 "use strict";
 const data = JSON.parse(document.getElementById("data").textContent);
 let step = 0;
+// The pool of drawn tables and event texts comes gzipped (the browser's own DecompressionStream).
+async function unpack(packed) {
+  const bytes = Uint8Array.from(atob(packed), c => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
 const select = document.getElementById("viewer");
 const slider = document.getElementById("slider");
 slider.max = data.frames.length - 1;
 document.getElementById("seats").textContent = data.seats;
 document.getElementById("result").textContent = data.result;
+document.getElementById("symbols").innerHTML = data.svg_open + data.defs + "</svg>";
 data.viewers.forEach((name, i) => { const o = document.createElement("option"); o.value = i; o.textContent = name;
                                     select.appendChild(o); });
 const SUITS = {S: "\\u2660", H: "\\u2665", D: "\\u2666", C: "\\u2663"};
@@ -142,20 +161,37 @@ function cards(text) {
   });
 }
 function show() {
-  const [table, events] = data.frames[step][Number(select.value)];
-  document.getElementById("table").innerHTML = cards(data.pool[table]);
-  document.getElementById("events").innerHTML = cards(data.pool[events] || "(nothing yet)");
+  const viewer = Number(select.value);
+  const [table] = data.frames[step][viewer];
+  document.getElementById("table").innerHTML = data.svg_open + data.pool[table] + "</svg>";
+  // The log up to this step as this viewer saw it, the step's own events highlighted.
+  const log = document.getElementById("events");
+  const parts = [];
+  for (let s = 0; s <= step; s++) {
+    const text = data.pool[data.frames[s][viewer][1]];
+    if (!text) continue;
+    parts.push('<div class="step' + (s === step ? " now" : "") + '">' + data.captions[s] + "</div>");
+    parts.push('<div' + (s === step ? ' class="now"' : "") + ">" + cards(text) + "</div>");
+  }
+  log.innerHTML = parts.join("") || "<div>(nothing yet)</div>";
+  log.scrollTop = log.scrollHeight;  // the step's events, at the end
   document.getElementById("caption").textContent = data.captions[step];
   slider.value = step;
   document.body.dataset.step = step;
+  if (location.hash !== "#step=" + step) history.replaceState(null, "", "#step=" + step);
 }
 function go(to) { step = Math.max(0, Math.min(data.frames.length - 1, to)); show(); }
+function fromHash() {
+  const m = /^#step=(\\d+)$/.exec(location.hash);
+  return m ? Number(m[1]) : 0;
+}
 document.getElementById("first").onclick = () => go(0);
 document.getElementById("back").onclick = () => go(step - 1);
 document.getElementById("forward").onclick = () => go(step + 1);
 document.getElementById("last").onclick = () => go(data.frames.length - 1);
 slider.oninput = () => go(Number(slider.value));
 select.onchange = show;
+window.addEventListener("hashchange", () => go(fromHash()));
 document.addEventListener("keydown", e => {
   // The slider and the view selector move with these keys themselves.
   if (e.target === slider || e.target === select) return;
@@ -163,7 +199,7 @@ document.addEventListener("keydown", e => {
   else if (e.key === "Home") go(0); else if (e.key === "End") go(data.frames.length - 1);
 });
 select.value = data.viewers.length - 1;
-show();
+unpack(data.pool_gzip).then(pool => { data.pool = pool; go(fromHash()); document.body.dataset.ready = "1"; });
 </script>
 </body></html>
 """
@@ -171,6 +207,9 @@ show();
 
 def write_html(record: GameRecord, path: str | Path) -> None:
     data = build_frames(record)
+    # the pool (most of the page) gzipped: a tenth of the size; the page unpacks it
+    pool = json.dumps(data.pop("pool"), separators=(",", ":")).encode()
+    data["pool_gzip"] = base64.b64encode(gzip.compress(pool, mtime=0)).decode("ascii")
     # "</" cannot occur inside the script element's JSON: escape it.
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     page = PAGE.replace("__TITLE__", html.escape(data["title"])).replace("__DATA__", payload)

@@ -50,12 +50,14 @@ from cardenv.agents.guide import Guide, policy_observation_space
 from cardenv.agents.specs import make_agent
 from cardenv.core import validation
 from cardenv.core.agent import Agent, RulesetInfo
+from cardenv.drawing.frame import import_pygame
+from cardenv.envs.base import DRAWN_RENDER_MODES, TableRenderer
 from cardenv.envs.info import make_raw_env, ruleset_info
 from cardenv.rulesets import ruleset_names
 
 
 class SingleSeatEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
     MAX_REDEALS = 1000
 
     def __init__(
@@ -81,6 +83,7 @@ class SingleSeatEnv(gym.Env):
         self.opponent_specs = specs
         self.fixed_seat = validation.optional_integer("seat", seat, 0, n - 1)
         self.render_mode = self._supported_render_mode(render_mode)
+        self._renderer = TableRenderer(self.render_mode, self.metadata["render_fps"]) if self.render_mode else None
         self.illegal_reward = validation.real("illegal_reward", illegal_reward)
         self._ended_by_illegal_action = False
         # Each agent its own generator (reseeded in place from the view's at the first reset
@@ -129,6 +132,7 @@ class SingleSeatEnv(gym.Env):
             self._pending_reward = self._play_others()
             state = self.env.game
             if not state.is_terminal and not state.eliminated[self.learner_seat]:
+                self._render_step()
                 return self._observation(), {"learner_seat": self.learner_seat, "redeals": redeals}
         raise RuntimeError(f"{self.ruleset}: the learner's seat "
                            f"{self.learner_seat} got no decision in {self.MAX_REDEALS + 1} deals in a row")
@@ -143,6 +147,7 @@ class SingleSeatEnv(gym.Env):
         if not state.is_legal(action):
             self._ended_by_illegal_action = True
             info = {"learner_seat": self.learner_seat, "illegal_action": action}
+            self._render_step()
             return self._observation(), self.illegal_reward, True, False, info
         reward = self._advance(action) + self._pending_reward
         self._pending_reward = 0.0
@@ -156,6 +161,7 @@ class SingleSeatEnv(gym.Env):
             winners = [] if left else state.winners()
             info["win_share"] = 1.0 / len(winners) if self.learner_seat in winners else 0.0
             info["final_scores"] = [int(score) for score in state.scores]
+        self._render_step()
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -170,24 +176,38 @@ class SingleSeatEnv(gym.Env):
         return state.legal_action_mask().astype(bool)
 
     def render(self):
-        if self.render_mode == "ansi":
-            return self.env.game.render_text(self.learner_seat, self.info.config.memory)
-        return None
+        """The learner's view: its text (``"ansi"``), the drawn table (``"rgb_array"``), or
+        that table in a window (``"human"``, also after every reset and step)."""
+        if self.render_mode is None:
+            return None
+        return self._renderer.render(self.env.game, self.learner_seat, self.info.config.memory)
+
+    def _render_step(self) -> None:
+        if self.render_mode == "human":
+            self.render()
 
     # --- helpers --------------------------------------------------------------------------
     def _supported_render_mode(self, render_mode: object) -> str | None:
         """Gymnasium's convention for a render mode the env lacks: ``gymnasium.make`` passes
         it on with a warning, and tools ask for one unprompted (stable-baselines3's
         ``make_vec_env`` asks for ``"rgb_array"``), so the env warns and does not render
-        instead of refusing to start. A render_mode that is not a string is still an error."""
+        instead of refusing to start; so too for a drawn mode without pygame. A render_mode
+        that is not a string is still an error."""
         supported = (None, *self.metadata["render_modes"])
         try:
-            return validation.choice("render_mode", render_mode, supported)
+            mode = validation.choice("render_mode", render_mode, supported)
         except ValueError:
             listed = ", ".join(repr(mode) for mode in supported)
             warnings.warn(f"render_mode {render_mode!r} is not supported (supported: {listed}); "
                           "the env runs without rendering", stacklevel=3)
             return None
+        if mode in DRAWN_RENDER_MODES:
+            try:
+                import_pygame()
+            except ImportError as error:
+                warnings.warn(f"render_mode {mode!r}: {error}; the env runs without rendering", stacklevel=3)
+                return None
+        return mode
 
     def _play_others(self) -> float:
         """Let the other seats act until the learner is to act, has left the game or the
@@ -236,5 +256,7 @@ class SingleSeatEnv(gym.Env):
                 agent.add_snapshot(path)
 
     def close(self) -> None:
+        if self._renderer is not None:
+            self._renderer.close()
         for agent in self.opponents:
             agent.close()

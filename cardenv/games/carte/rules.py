@@ -56,7 +56,7 @@ from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.engine.options import GameConfig, check_deck, check_deck_size, check_first_starter, deck_types
 from cardenv.engine.rounds import GameState, RoundResult
 from cardenv.engine.scenarios import layout_from_options
-from cardenv.engine.text import seat_name
+from cardenv.engine.table_view import CardView, PileView, SeatView, TableView, seat_name, shown_cards
 
 HAND_SIZE = 10  # R-03
 CATCH_CARDS = 3  # R-14
@@ -703,39 +703,58 @@ and you take three cards."""
     def describe_events(self, viewer: int | None, last: int | None = None) -> list[str]:
         return [e.describe(self.meld_name, viewer) for e in self._events_for(viewer, last)]
 
-    def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
+    def table_view(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> TableView:
+        """The table as ``viewer`` sees it (``None``: every card shown), as a record: each
+        hand's known cards in type order, then one face-down card per hidden one (their
+        order would tell)."""
         viewer = self.checked_seat("viewer", viewer, none_means="every card shown")
         table = self.table
-        shown = (np.ones(table.num_cards, dtype=bool) if viewer is None
-                 else table.knowledge.shown_to(viewer, memory))
-        view = "omniscient view" if viewer is None else f"view of player_{viewer}"
-        lines = [f"{self.game_name} — round {self.round_index + 1}, {view}"]
+        shown = shown_cards(self, viewer, memory)
         if self.is_terminal:
-            lines.append("game over; winners " + ", ".join(f"player_{p}" for p in self.winners()))
+            status = ("game over; winners " + ", ".join(f"player_{p}" for p in self.winners()),)
         else:
-            lines.append(f"go {self.turns_completed + 1} of at most {self.config.max_turns_per_round} this round, "
-                         f"turn of player_{self.turn_player}, {seat_name(self.current_player, viewer)} to act")
-            lines.append(f"now: {self.phase_in_words()}")
-        top = table.top_discard
-        lines.append(f"stock {len(table.draw_pile)}{' (pile turned over)' if self.turnovers else ''} | "
-                     f"pile {len(table.discard_pile)} | top {self.meld_name(top) if top is not None else '--'}")
+            going = (f"go {self.turns_completed + 1} of at most {self.config.max_turns_per_round} this round, "
+                     f"turn of player_{self.turn_player}, {seat_name(self.current_player, viewer)} to act")
+            status = (going, f"now: {self.phase_in_words()}")
+        seats = []
         for p in range(self.num_players):
-            # Cards shown in type order, then one ?? per hidden card (their order would tell).
             known = sorted((c for c in table.hands[p] if shown[c]), key=lambda c: min(int(table.card_types[c]), JOKER))
             hidden = sum(1 for c in table.hands[p] if not shown[c])
-            names = " ".join([self.meld_name(c) for c in known] + ["??"] * hidden)
-            flags = [f for f, on in (("out", self.eliminated[p]), ("started", self.started[p]),
-                                     ("said carte", self.said_carte[p])) if on]
-            marker = "*" if p == self.current_player else " "
-            you = " (you)" if p == viewer else ""
-            lines.append(f"{marker}player_{p}{you} score {self.scores[p]:>4} {','.join(flags)} | {names}")
+            flags = tuple(f for f, on in (("out", self.eliminated[p]), ("started", self.started[p]),
+                                          ("said carte", self.said_carte[p])) if on)
+            seats.append(SeatView(p, self.scores[p], tuple([CardView(self.meld_name(c)) for c in known]
+                                                           + [CardView(None)] * hidden), flags=flags))
+        top = table.top_discard
+        selected = ()
         if (viewer is None or viewer == self.current_player) and self.selection.any():
-            lines.append("selected: " + " ".join(MELD_TYPE_NAMES[t] for t in self._selection_types()))
-        for m in range(len(self.melds)):
-            lines.append(f"meld {m} (player_{self.melds[m].owner}): {self.describe_meld(m)}")
-        if recent_events:
+            selected = tuple(MELD_TYPE_NAMES[t] for t in self._selection_types())
+        return TableView(
+            game_name=self.game_name, round_number=self.round_index + 1, viewer=viewer,
+            to_act=self.current_player, game_over=self.is_terminal, status=status,
+            draw=PileView("stock", len(table.draw_pile), note="pile turned over" if self.turnovers else ""),
+            discard=PileView("pile", len(table.discard_pile), None if top is None else CardView(self.meld_name(top))),
+            seats=tuple(seats), slots=False,
+            melds=tuple((self.melds[m].owner, tuple(self.describe_meld(m).split())) for m in range(len(self.melds))),
+            selected=selected,
+            events=tuple(self.describe_events(viewer, recent_events)) if recent_events else None)
+
+    def render_text(self, viewer: int | None, memory: str = "perfect", recent_events: int = 8) -> str:
+        view = self.table_view(viewer, memory, recent_events)
+        top, draw = view.discard.top, view.draw
+        piles = (f"{draw.name} {draw.count}{f' ({draw.note})' if draw.note else ''} | "
+                 f"{view.discard.name} {view.discard.count} | top {top.name if top is not None else '--'}")
+        lines = [view.title, *view.status, piles]
+        for seat in view.seats:
+            marker = "*" if seat.seat == view.to_act else " "
+            names = " ".join(card.name or "??" for card in seat.cards)
+            lines.append(f"{marker}{seat_name(seat.seat, view.viewer)} score {seat.score:>4} {','.join(seat.flags)} | {names}")
+        if view.selected:
+            lines.append("selected: " + " ".join(view.selected))
+        for m, (owner, cards) in enumerate(view.melds):
+            lines.append(f"meld {m} (player_{owner}): {' '.join(cards)}")
+        if view.events is not None:
             lines.append("recent events:")
-            lines += ["  " + line for line in self.describe_events(viewer, recent_events)]
+            lines += ["  " + line for line in view.events]
         return "\n".join(lines)
 
 

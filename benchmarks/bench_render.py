@@ -1,0 +1,115 @@
+"""What a drawn frame costs: milliseconds per ``render()`` of every ruleset's ``env()`` in
+``"rgb_array"`` mode, beside its ``"ansi"`` text and a step of play, and beside PettingZoo's
+own drawn classic games measured in the same run (``connect_four_v3`` and
+``texas_holdem_v4``, ``render_mode="rgb_array"``, as their users render them).
+
+    python benchmarks/bench_render.py --frames 60 --repeats 3 --record
+
+Each ruleset's env is seeded once and played by uniformly random legal moves; a frame is
+rendered after each move (the render alone is timed). Repetitions of all rows are
+interleaved and the best of each is kept. A step without rendering costs nothing extra
+(``render_mode=None`` never draws), so the step column is the play's own cost.
+``--record`` puts the table into docs/results/speed.json and speed.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+import cardenv
+from cardenv.rulesets import ruleset_names
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results
+from bench_envs import write_json
+
+PEERS = ("connect_four_v3", "texas_holdem_v4")
+
+
+def time_ruleset(ruleset: str, frames: int, seed: int) -> dict[str, float]:
+    """ms per step, per ansi text and per rgb_array frame along one random game."""
+    module = getattr(cardenv, ruleset)
+    drawn = module.env(render_mode="rgb_array")
+    rng = np.random.default_rng(seed)
+    drawn.reset(seed=seed)
+    step = frame = words = 0.0
+    for _ in range(frames):
+        observation, _, terminated, truncated, _ = drawn.last()
+        if terminated or truncated:
+            drawn.reset(seed=int(rng.integers(2**31)))
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        start = time.perf_counter()
+        drawn.step(action)
+        step += time.perf_counter() - start
+        start = time.perf_counter()
+        drawn.render()
+        frame += time.perf_counter() - start
+        raw = drawn.unwrapped
+        start = time.perf_counter()
+        raw.game.render_text(raw.agent_name_mapping[raw.agent_selection], raw.config.memory)  # what "ansi" returns
+        words += time.perf_counter() - start
+    return {"ms_per_step": 1000 * step / frames, "ms_per_text": 1000 * words / frames,
+            "ms_per_frame": 1000 * frame / frames}
+
+
+def time_peer(name: str, frames: int, seed: int) -> dict[str, float]:
+    """ms per step and per rgb_array frame of a PettingZoo classic game."""
+    import importlib
+
+    module = importlib.import_module(f"pettingzoo.classic.{name}")
+    env = module.env(render_mode="rgb_array")
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    step = frame = 0.0
+    for _ in range(frames):
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.reset(seed=int(rng.integers(2**31)))
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        start = time.perf_counter()
+        env.step(action)
+        step += time.perf_counter() - start
+        start = time.perf_counter()
+        env.render()
+        frame += time.perf_counter() - start
+    env.close()
+    return {"ms_per_step": 1000 * step / frames, "ms_per_frame": 1000 * frame / frames}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--frames", type=int, default=60, help="frames per row and repetition")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--record", action="store_true", help="write docs/results/speed.json and .md")
+    args = parser.parse_args(argv)
+    rows: dict[str, dict[str, float]] = {}
+    for repeat in range(args.repeats):
+        measured = {f"cardenv {r}": time_ruleset(r, args.frames, args.seed + repeat) for r in ruleset_names()}
+        measured.update({f"pettingzoo {p}": time_peer(p, args.frames, args.seed + repeat) for p in PEERS})
+        for name, figures in measured.items():
+            best = rows.setdefault(name, figures)
+            for key, value in figures.items():
+                best[key] = min(best[key], value)
+    versions = {package: metadata.version(package) for package in ("pygame", "pettingzoo")}
+    result = {"frames": args.frames, "repeats": args.repeats, "versions": versions, "rows": rows}
+    for name, figures in rows.items():
+        print(f"{name:<28} " + "  ".join(f"{key} {value:.3f}" for key, value in figures.items()))
+    write_json(args.json, result)
+    if args.record:
+        results.record("speed", "render", "bench_render", results.command_line("bench_render.py", argv), result,
+                       title="What a drawn frame costs")
+    return result
+
+
+if __name__ == "__main__":
+    main()
