@@ -32,56 +32,44 @@ from bench_envs import write_json
 PEERS = ("connect_four_v3", "texas_holdem_v4")
 
 
-def time_ruleset(ruleset: str, frames: int, seed: int) -> dict[str, float]:
-    """ms per step, per ansi text and per rgb_array frame along one random game."""
-    module = getattr(cardenv, ruleset)
-    drawn = module.env(render_mode="rgb_array")
+def time_play(env, frames: int, seed: int, text=None) -> dict[str, float]:
+    """ms per step and per rgb_array frame (and per ``text(env)``, when given) along random
+    legal play of ``env``, over ``frames`` steps; env.close() at the end."""
     rng = np.random.default_rng(seed)
-    drawn.reset(seed=seed)
-    step = frame = words = 0.0
-    for _ in range(frames):
-        observation, _, terminated, truncated, _ = drawn.last()
-        if terminated or truncated:
-            drawn.reset(seed=int(rng.integers(2**31)))
-            continue
-        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-        start = time.perf_counter()
-        drawn.step(action)
-        step += time.perf_counter() - start
-        start = time.perf_counter()
-        drawn.render()
-        frame += time.perf_counter() - start
-        raw = drawn.unwrapped
-        start = time.perf_counter()
-        raw.game.render_text(raw.agent_name_mapping[raw.agent_selection], raw.config.memory)  # what "ansi" returns
-        words += time.perf_counter() - start
-    return {"ms_per_step": 1000 * step / frames, "ms_per_text": 1000 * words / frames,
-            "ms_per_frame": 1000 * frame / frames}
-
-
-def time_peer(name: str, frames: int, seed: int) -> dict[str, float]:
-    """ms per step and per rgb_array frame of a PettingZoo classic game."""
-    import importlib
-
-    module = importlib.import_module(f"pettingzoo.classic.{name}")
-    env = module.env(render_mode="rgb_array")
     env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    step = frame = 0.0
-    for _ in range(frames):
+    totals = {"ms_per_step": 0.0, "ms_per_frame": 0.0, **({"ms_per_text": 0.0} if text else {})}
+    timed = 0
+    while timed < frames:
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.reset(seed=int(rng.integers(2**31)))
             continue
         action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
-        start = time.perf_counter()
-        env.step(action)
-        step += time.perf_counter() - start
-        start = time.perf_counter()
-        env.render()
-        frame += time.perf_counter() - start
+        for key, call in (("ms_per_step", lambda action=action: env.step(action)), ("ms_per_frame", env.render),
+                          *((("ms_per_text", lambda: text(env)),) if text else ())):
+            start = time.perf_counter()
+            call()
+            totals[key] += time.perf_counter() - start
+        timed += 1
     env.close()
-    return {"ms_per_step": 1000 * step / frames, "ms_per_frame": 1000 * frame / frames}
+    return {key: 1000 * total / frames for key, total in totals.items()}
+
+
+def ansi_text(env) -> str:
+    """What ``render_mode="ansi"`` returns for the player to act."""
+    raw = env.unwrapped
+    return raw.game.render_text(raw.agent_name_mapping[raw.agent_selection], raw.config.memory)
+
+
+def time_ruleset(ruleset: str, frames: int, seed: int) -> dict[str, float]:
+    return time_play(getattr(cardenv, ruleset).env(render_mode="rgb_array"), frames, seed, ansi_text)
+
+
+def time_peer(name: str, frames: int, seed: int) -> dict[str, float]:
+    """A PettingZoo classic game, as its users render it."""
+    import importlib
+
+    return time_play(importlib.import_module(f"pettingzoo.classic.{name}").env(render_mode="rgb_array"), frames, seed)
 
 
 def main(argv: list[str] | None = None) -> dict:
