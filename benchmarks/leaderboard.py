@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="rate them in the quick mode")
     parser.add_argument("--protocol", default=PROTOCOL.version)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--progress", action="store_true", help="show a progress bar while an agent is rated")
     parser.add_argument("--record", action="store_true", help="write docs/results/leaderboard.json and .md")
     args = parser.parse_args(argv)
     protocol = get_protocol(args.protocol)
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         for agent in args.agents:
             start = time.perf_counter()
             card = rate(ruleset, agent, quick=args.quick, protocol=protocol, workers=args.workers,
-                        command=rating_command([ruleset], agent, args.quick, protocol))
+                        progress=args.progress, command=rating_command([ruleset], agent, args.quick, protocol))
             entries[(agent, "quick" if args.quick else "full")] = card_entry(card, time.perf_counter() - start,
                                                                             args.workers)
             save()
