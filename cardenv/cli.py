@@ -356,7 +356,7 @@ def _run_compare(args) -> int:
 # --- play ----------------------------------------------------------------------------------
 def _add_play(sub) -> None:
     p = sub.add_parser(
-        "play", help="play one seat yourself in the terminal against agents",
+        "play", help="play one seat yourself against agents, in the terminal or the browser (--web)",
         description="Play a game at one seat against agents. Each decision shows the table as your seat sees it, "
                     "what happened since your last decision, and your legal choices; answer with a number or "
                     "a (unique start of a) name, ? for help, q to quit.",
@@ -372,6 +372,44 @@ def _add_play(sub) -> None:
     p.add_argument("--ascii", action="store_true", help="plain ASCII card names, no colour")
     p.add_argument("--save", metavar="FILE", type=_output_file,
                    help="write the game record to FILE (see cardenv replay)")
+    web = p.add_argument_group("in the browser (needs the web extra: pip install 'cardenv[web]')")
+    web.add_argument("--web", action="store_true",
+                     help="play in the browser instead: serve the drawn table on this machine and click to act")
+    web.add_argument("--port", type=_port, default=8765, help="the port to serve on (0: any free one)")
+    web.add_argument("--host", default="127.0.0.1", help="the address to serve on")
+    web.add_argument("--no-browser", action="store_true", help="do not open a browser; print the address only")
+    web.add_argument("--delay", type=_delay, default=0.6, metavar="SECONDS",
+                     help="the pause after each of the agents' moves, to follow them on the table")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535 (0: any free one), got {text!r}")
+    return int(text)
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to 60, got {text!r}")
+    return value
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """A clear error now, before any game is dealt, where the port is taken."""
+    import socket
+
+    if port == 0:
+        return
+    with socket.socket() as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise UsageError(f"--port {port} on {host} cannot be used ({error.strerror}); choose another port, "
+                             "or 0 for any free one") from None
 
 
 def _run_play(args) -> int:
@@ -386,6 +424,14 @@ def _run_play(args) -> int:
     opponents = seats_of(args.opponents, n, "--opponents", args.ruleset)
     check_specs(opponents)
     check_agents(opponents, args.ruleset, env_kwargs)  # a network of the wrong size: an error before the game
+    if args.web:
+        require_extra("web", "cardenv play --web")
+        from cardenv.human.web import play_web
+
+        _check_port_free(args.host, args.port)
+        return play_web(args.ruleset, args.seat, opponents, args.seed, env_kwargs, host=args.host, port=args.port,
+                        open_browser=not args.no_browser, delay=args.delay, save=args.save,
+                        say=lambda text: print(text, flush=True))
     return play(args.ruleset, args.seat, opponents, args.seed, env_kwargs,
                 style=CardStyle.for_stream(sys.stdout, args.ascii), save=args.save)
 

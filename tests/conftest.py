@@ -6,7 +6,12 @@ Slow tests (``@pytest.mark.slow``) are deselected by pyproject's ``addopts`` in 
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from cardenv.core.cards import card_name, double_deck_with_jokers
 from cardenv.core.table import EMPTY
@@ -14,6 +19,26 @@ from cardenv.games.onefifty import OneFiftyConfig, OneFiftyState
 
 # carte_v0's 108 cards by name, for scenarios that place the whole deck.
 DOUBLE_DECK = [card_name(int(t)) for t in double_deck_with_jokers()]
+
+
+# --- a real browser -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium through selenium: Debian's chromium and its driver, installed here
+    when missing (``.ci/install-chromium``, which ``.ci/run`` runs before the tests too)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    if not (shutil.which("chromium") and shutil.which("chromedriver")):
+        subprocess.run(["bash", str(Path(__file__).resolve().parent.parent / ".ci" / "install-chromium")], check=True)
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1300,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
+    yield driver
+    driver.quit()
 
 
 # --- onefifty helpers ------------------------------------------------------------------

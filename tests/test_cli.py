@@ -227,6 +227,7 @@ def test_json_to_stdout_is_the_json_alone(capsys):
     ("ray", ["eval", "onefifty_v0", "--agent", "heuristic", "--games", "4", "--no-progress", "--ray"]),
     ("ppo", ["eval", "onefifty_v0", "--agent", "ppo:pretrained", "--games", "4", "--no-progress"]),
     ("train", ["train", "onefifty_v0", "--total-timesteps", "64"]),
+    ("web", ["play", "cut_v0", "--web", "--no-browser"]),
 ])
 def test_a_missing_extra_is_one_line_naming_it(extra, argv, tmp_path, monkeypatch, capsys):
     """As without the extra installed (its module and every package above it unimportable),

@@ -7,13 +7,9 @@ as a test artifact."""
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -26,21 +22,6 @@ from cardenv.human.replay_html import write_html
 RULESETS = [name for name in ("onefifty_v0", "cut_v0", "kaboom_v0", "carte_v0") if hasattr(cardenv, name)]
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("CARDENV_TEST_ARTIFACTS", ROOT / "test-artifacts"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (shutil.which("chromium") and shutil.which("chromedriver")):
-        # The test starts what it needs: .ci/run does this too, before the tests.
-        subprocess.run(["bash", str(ROOT / ".ci" / "install-chromium")], check=True)
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1300,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
-    yield driver
-    driver.quit()
 
 
 def knowledge_per_step(record):

@@ -24,6 +24,7 @@ class ActionSpec:
     slot: int | None = None
     offset: int | None = None
     description: str = ""
+    slot_name: str | None = None  # what the slot is where the table names it (a card type: ``AS``)
 
 
 class ActionTable:
@@ -40,9 +41,10 @@ class ActionTable:
     def __len__(self) -> int:
         return len(self.specs)
 
-    def _add(self, kind: str, name: str, slot: int | None, offset: int | None, description: str) -> int:
+    def _add(self, kind: str, name: str, slot: int | None, offset: int | None, description: str,
+             slot_name: str | None = None) -> int:
         action_id = len(self.specs)
-        self.specs.append(ActionSpec(action_id, kind, name, slot, offset, description))
+        self.specs.append(ActionSpec(action_id, kind, name, slot, offset, description, slot_name))
         if name in self._id_by_name:
             raise ValueError(f"duplicate action name {name!r}")
         self._id_by_name[name] = action_id
@@ -61,8 +63,9 @@ class ActionTable:
         self._first_by_kind[kind] = len(self.specs)
         self._kind_shape[kind] = (1, num_slots)
         for s in range(num_slots):
-            slot_name = slot_names[s] if slot_names is not None else s
-            self._add(kind, name_format.format(slot=s, slot_name=slot_name), s, None, description)
+            slot_name = slot_names[s] if slot_names is not None else None
+            self._add(kind, name_format.format(slot=s, slot_name=s if slot_name is None else slot_name), s, None,
+                      description, slot_name)
         return self._first_by_kind[kind]
 
     def add_seat_slots(

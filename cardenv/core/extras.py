@@ -8,7 +8,7 @@ import importlib
 # extra -> the module a feature of that extra imports first
 EXTRA_MODULES = {"train": "sb3_contrib", "ray": "ray", "rllib": "ray.rllib", "rate": "scipy", "onnx": "onnxruntime",
                  "onnx-export": "onnxscript",
-                 "openspiel": "pyspiel"}
+                 "openspiel": "pyspiel", "web": "aiohttp"}
 
 
 class MissingExtra(ImportError):

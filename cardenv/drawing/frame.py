@@ -17,6 +17,7 @@ from cardenv.drawing.scene import (
     Polygon,
     Rect,
     Shape,
+    Target,
     Text,
     card_shapes,
     table_scene,
@@ -122,5 +123,7 @@ def draw_shape(surface, shape: Shape, pygame=None) -> None:
         surface.blit(card_image(shape, pygame), (round(shape.x), round(shape.y)))
     elif isinstance(shape, Ellipse):
         pygame.draw.ellipse(surface, shape.fill, pygame.Rect(shape.x, shape.y, shape.width, shape.height))
+    elif isinstance(shape, Target):
+        pass  # a place to click: nothing drawn
     else:
         raise TypeError(f"not a shape of the table's scene: {shape!r}")

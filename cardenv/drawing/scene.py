@@ -18,7 +18,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from cardenv.engine.table_view import SeatView, TableView, seat_name
+from cardenv.engine.table_view import (
+    DISCARD_PILE,
+    DRAW_PILE,
+    SeatView,
+    TableView,
+    card_target,
+    meld_target,
+    seat_name,
+    slot_target,
+)
 
 SCENE_SIZE = (1280, 720)  # width, height in pixels
 FELT_WIDTH = 880  # the felt's width; the panel of words takes the rest
@@ -122,7 +131,22 @@ class Card:
     pile: bool = False
 
 
-Shape = Rect | Ellipse | Circle | Polygon | Line | Text | Card
+@dataclass(frozen=True)
+class Target:
+    """A place a person may click to take an action, named by its ``key`` (the keys of
+    ``cardenv.engine.table_view``: a seat's slot, a card type in a hand, a pile, a meld; what
+    ``GameState.action_target`` returns). Nothing is drawn: the browser's table
+    (:class:`cardenv.drawing.svg.SvgTable` with ``targets``) makes it a region to click,
+    the visible part of its card where later cards overlap it."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    key: str
+
+
+Shape = Rect | Ellipse | Circle | Polygon | Line | Text | Card | Target
 
 
 def text_width(words: str, size: int) -> float:
@@ -179,6 +203,11 @@ def _seat(view: TableView, seat: SeatView, x: int, y: int) -> list[Shape]:
             shapes.append(Rect(cx, top, *CARD, stroke=FELT_EDGE, radius=5))
         else:
             shapes.append(Card(cx, top - 8 if held else top, *CARD, card.name, raised=held))
+        key = (slot_target(seat.seat, i) if view.slots else
+               card_target(seat.seat, card.name) if card is not None and card.name is not None else None)
+        if key is not None and not held:
+            visible = CARD[0] if i == len(cards) - 1 else min(CARD[0], round(left + (i + 1) * step) - cx)
+            shapes.append(Target(cx, top, visible, CARD[1], key))
         if view.slots and not held and step >= CARD[0] - 6:
             shapes.append(Text(cx + CARD[0] // 2, top + CARD[1] + 2, str(i), 10, DIM_INK, anchor=("center", "top")))
         if card is not None and card.knowers and step >= 14:
@@ -275,6 +304,7 @@ def _piles(view: TableView, cx: int, cy: int) -> list[Shape]:
             shapes.append(Card(x, y, *CARD, None, pile=True) if top is None else Card(x, y, *CARD, top.name))
         else:
             shapes.append(Rect(x, y, *CARD, stroke=FELT_EDGE, radius=5))
+        shapes.append(Target(x, y - 4, CARD[0] + 4, CARD[1] + 4, DRAW_PILE if pile is view.draw else DISCARD_PILE))
         middle = x + CARD[0] // 2
         shapes.append(Text(middle, y + CARD[1] + 4, f"{pile.name} {pile.count}", 12, INK, anchor=("center", "top")))
         if pile.note:
@@ -296,6 +326,7 @@ def _melds(view: TableView, x: int, y: int, width: int, height: int) -> list[Sha
         step = min(SMALL_CARD[0] - 8, (column_width - 20 - SMALL_CARD[0]) / max(1, len(cards) - 1))
         for i, name in enumerate(cards):
             shapes.append(Card(round(mx + 14 + i * step), my, *SMALL_CARD, name.split("=")[0]))
+        shapes.append(Target(mx, my, 14 + (len(cards) - 1) * step + SMALL_CARD[0], SMALL_CARD[1], meld_target(m)))
     if len(shown) < len(view.melds):
         shapes.append(Text(x + width, y + height, f"+{len(view.melds) - len(shown)} more melds", 10, INK,
                            anchor=("right", "bottom")))

@@ -5,7 +5,9 @@ Cards are drawn once each, as symbols (``<symbol id="card-N">``), and placed wit
 ``<use>``: a page of many frames holds one ``defs`` (:meth:`SvgTable.defs`) and each frame
 only its placements. A placed card carries ``class="card"`` and ``data-card`` (its name,
 ``??`` face down; the draw pile's back is ``class="pile"``), so that a page's script and
-tests can read what a frame shows.
+tests can read what a frame shows. With ``targets``, the places a person may click to act
+(:class:`cardenv.drawing.scene.Target`) are transparent regions ``<rect class="target"
+data-target="KEY">`` over their cards, for the browser's table (``cardenv play --web``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from cardenv.drawing.scene import (
     Polygon,
     Rect,
     Shape,
+    Target,
     Text,
     card_shapes,
     table_scene,
@@ -70,14 +73,18 @@ def shape_svg(shape: Shape) -> str:
                 f' rx="{n(shape.width / 2)}" ry="{n(shape.height / 2)}" fill="{_colour(shape.fill)}"/>')
     if isinstance(shape, Card):
         return "".join(shape_svg(part) for part in card_shapes(shape))
+    if isinstance(shape, Target):
+        return (f'<rect class="target" data-target="{escape(shape.key)}" x="{n(shape.x)}" y="{n(shape.y)}"'
+                f' width="{n(shape.width)}" height="{n(shape.height)}" rx="5" fill="transparent"/>')
     raise TypeError(f"not a shape of the table's scene: {shape!r}")
 
 
 class SvgTable:
     """Frames of one page: each frame's elements, the cards placed as symbols kept here."""
 
-    def __init__(self) -> None:
+    def __init__(self, targets: bool = False) -> None:
         self.symbols: dict[tuple, int] = {}  # (name, width, height, raised) -> symbol number
+        self.targets = targets  # whether the places to click are drawn as regions
 
     def frame(self, view: TableView) -> str:
         """The elements of ``view``'s table (no ``<svg>`` around them)."""
@@ -88,14 +95,18 @@ class SvgTable:
                 number = self.symbols.setdefault(key, len(self.symbols))
                 what = ' class="pile"' if shape.pile else f' class="card" data-card="{escape(shape.name or "??")}"'
                 parts.append(f'<use href="#card-{number}" x="{_number(shape.x)}" y="{_number(shape.y)}"{what}/>')
+            elif isinstance(shape, Target):
+                if self.targets:
+                    parts.append(shape_svg(shape))
             else:
                 parts.append(shape_svg(shape))
         return "".join(parts)
 
-    def defs(self) -> str:
-        """The symbols of every card placed so far."""
+    def defs(self, start: int = 0) -> str:
+        """The symbols of every card placed so far (from symbol number ``start`` on: a page
+        that holds the earlier ones already)."""
         symbols = []
-        for (name, width, height, raised), number in self.symbols.items():
+        for (name, width, height, raised), number in list(self.symbols.items())[start:]:
             card = Card(0, 0, width, height, name, raised)
             symbols.append(f'<symbol id="card-{number}" overflow="visible">{shape_svg(card)}</symbol>')
         return f"<defs>{''.join(symbols)}</defs>"

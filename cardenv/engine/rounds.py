@@ -27,6 +27,10 @@ from cardenv.core.chance import Chance, SeededChance, as_chance
 from cardenv.core.events import PUBLIC, Event, append_event_record, new_event_records
 from cardenv.core.scoring import lowest, shared_ranks
 from cardenv.core.table import EMPTY, CardTable
+from cardenv.engine.table_view import DISCARD_PILE, DRAW_PILE, card_target, meld_target, slot_target
+
+# The places an action may point at besides a seat's slot (``GameState.action_places``).
+ACTION_PLACES = (DRAW_PILE, DISCARD_PILE, "card", "meld")
 
 
 @lru_cache(maxsize=4096)
@@ -80,6 +84,12 @@ class GameState:
     # the selecting player's alone and nothing happens until it is committed, so a front
     # end may take such steps back (the game is then as if they were never taken).
     selection_kinds: ClassVar[frozenset[str]] = frozenset()
+    # Where each kind of action points on the table, for a front end that takes an action by
+    # a click on its place (``action_target``): ``"draw pile"``, ``"discard pile"``,
+    # ``"card"`` (the slot is a card type in the actor's hand) or ``"meld"`` (the slot is a
+    # meld's index). A kind not listed points at a seat's slot where it has one (the
+    # actor's own; with a seat offset, that seat's), else at no place (a button).
+    action_places: ClassVar[Mapping[str, str]] = MappingProxyType({})
     # The index of each of ``event_kinds``, and whether its events go into
     # ``event_records`` (the kinds an observation shows: not the implied ones); made
     # for every subclass.
@@ -88,6 +98,10 @@ class GameState:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        unknown = set(cls.action_places.values()) - set(ACTION_PLACES)
+        if unknown:
+            raise ValueError(f"{cls.__name__}.action_places: unknown places {sorted(unknown)}; "
+                             f"the places are {', '.join(ACTION_PLACES)}")
         cls.event_kind_index = {kind: i for i, kind in enumerate(cls.event_kinds)}
         cls.recorded_event_kinds = tuple(kind not in cls.implied_event_kinds for kind in cls.event_kinds)
 
@@ -247,6 +261,24 @@ class GameState:
 
     def action_from_name(self, name: str) -> int:
         return self.action_table.from_name(name)
+
+    def action_target(self, action: int, seat: int | None = None) -> str | None:
+        """The place on the table ``action`` points at when ``seat`` (default: the player to
+        act) takes it: the key the drawn table gives that place (``cardenv.engine.table_view``:
+        a pile, a seat's slot, a card type in the actor's hand, a meld), or None where it
+        points at no place (:attr:`action_places`)."""
+        spec = self.action_table.specs[validation.integer("action", action, 0, self.num_actions - 1)]
+        seat = self.checked_seat("seat", self.current_player if seat is None else seat)
+        place = self.action_places.get(spec.kind)
+        if place in (DRAW_PILE, DISCARD_PILE):
+            return place
+        if place == "card":
+            return card_target(seat, spec.slot_name)
+        if place == "meld":
+            return meld_target(spec.slot)
+        if spec.slot is None:
+            return None
+        return slot_target((seat + (spec.offset or 0)) % self.num_players, spec.slot)
 
     def _log_round_end(self, reason: str, hands: list[list[int]], facts: list[str]) -> None:
         """Log the round's end with every hand shown to all, grouped by player (empty

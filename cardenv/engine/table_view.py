@@ -72,6 +72,28 @@ class TableView:
         return f"{self.game_name} — round {self.round_number}, {view}"
 
 
+# Where on the table an action points: the place a person clicks to take it (a key the drawn
+# scene gives that place, see ``GameState.action_target``), or None for a choice with no
+# place (a button: pass, call, confirm).
+DRAW_PILE = "draw pile"
+DISCARD_PILE = "discard pile"
+
+
+def slot_target(seat: int, slot: int) -> str:
+    """The place of a seat's slot (a slot game's card)."""
+    return f"player_{seat} slot {slot}"
+
+
+def card_target(seat: int, name: str) -> str:
+    """The place of every card of type ``name`` in a seat's hand (a hand game's card)."""
+    return f"player_{seat} card {name}"
+
+
+def meld_target(meld: int) -> str:
+    """The place of a meld on the table (its index among the melds)."""
+    return f"meld {meld}"
+
+
 def seat_name(seat: int, viewer: int | None) -> str:
     """``player_2``, or ``player_2 (you)`` for the viewer's own seat."""
     return f"player_{seat} (you)" if seat == viewer else f"player_{seat}"

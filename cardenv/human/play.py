@@ -10,22 +10,16 @@ decision is secret until it is resolved, and the events say what became public).
 
 from __future__ import annotations
 
-import copy
 import re
 import sys
 from collections.abc import Callable
 from typing import TextIO
 
-import numpy as np
 from rich.console import Console
 from rich.text import Text
 
-from cardenv.agents.base import observation_for
-from cardenv.agents.specs import make_agent
-from cardenv.envs.info import make_raw_env, ruleset_info
-from cardenv.human.records import GameRecord
+from cardenv.human.game import EventLog, PersonsGame, cannot_undo, round_heading
 
-HUMAN = "human"
 HELP = """\
 Answer with a choice's number or its name (any unique start of it, any case). The
 number is the action's id, so it means the same action in every phase: a number that
@@ -129,9 +123,10 @@ def table_text(state, viewer: int | None) -> str:
     return state.render_text(viewer, state.config.memory, recent_events=0)
 
 
-def help_text(state, seat: int) -> str:
-    """The controls, the ruleset in short and what the choices of this decision mean (each
-    kind of legal action once, with its meaning from the action table)."""
+def help_text(state, seat: int, controls: str = HELP) -> str:
+    """The controls (the terminal's, or ``controls``), the ruleset in short and what the
+    choices of this decision mean (each kind of legal action once, with its meaning from
+    the action table)."""
     table = state.action_table
     kinds: dict[str, list[int]] = {}
     for action in state.legal_actions():
@@ -143,23 +138,11 @@ def help_text(state, seat: int) -> str:
         meanings.append(f"  {example}: {spec.description}" if spec.description else f"  {example}")
     ruleset = state.game_name
     return "\n".join([
-        HELP, "",
+        controls, "",
         f"{ruleset} in short (every rule, with its id, is in {docs_page(ruleset)} of the cardenv sources):",
         state.rules_in_short(), "",
         f"Now ({state.phase_in_words()}; phase {state.phase.name.lower()}), your choices mean:", *meanings,
     ])
-
-
-ROUND_END = "round end"  # the event kind of a round's end (every hand shown)
-
-
-def round_summary(text: str) -> list[str]:
-    """A round's end event (``round 1 ends (reason): player_0 ... (facts); player_1 ...``)
-    as lines: the reason, then one line per player."""
-    head, sep, groups = text.partition("): ")
-    if not sep:
-        return [text]
-    return [head + "):", *("  " + group for group in re.split(r"; (?=player_\d)", groups))]
 
 
 def play(
@@ -187,31 +170,20 @@ def play(
 
 
 class TerminalGame:
-    """One game at the terminal: the env, the agents at the other seats, the actions
-    taken (for the record) and what the person has been shown."""
+    """One game at the terminal: the game (:class:`PersonsGame`) and what the person has
+    been shown."""
 
     def __init__(self, ruleset: str, seat: int, opponents: list[str], seed: int | None, env_kwargs: dict,
                  read: Callable[[str], str], out: TextIO, style: CardStyle):
-        self.ruleset, self.seat, self.seed, self.env_kwargs, self.read = ruleset, seat, seed, env_kwargs, read
+        self.game = PersonsGame(ruleset, seat, opponents, seed, env_kwargs)
+        self.seat, self.read = seat, read
         self.out, self.style, self.console = out, style, style.console(out)
-        info = ruleset_info(ruleset, **env_kwargs)
-        n = info.num_players
-        generators = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
-        others = iter(opponents)
-        self.specs = [HUMAN if p == seat else next(others) for p in range(n)]
-        self.agents = [None if p == seat else make_agent(self.specs[p], info, generators[p]) for p in range(n)]
-        self.env = make_raw_env(ruleset, **env_kwargs)
-        self.env.reset(seed=seed)
-        self.state = self.env.game
-        self.actions: list[tuple[int, int]] = []
-        # Before each step of the person's selection in progress: the env as it was, and how
-        # many actions had been taken. Taking a step back restores both; since a selection
-        # is private and changes nothing until committed, the game is then as if the step
-        # had never been taken (and the record never holds it).
-        self.selection_steps: list[tuple[object, int]] = []
-        self.shown_events = 0
-        self.shown_round = 0  # the round of the last event shown
+        self.log = EventLog(seat)
         self.decided = False  # whether the person has made a decision yet
+
+    @property
+    def state(self):
+        return self.game.state
 
     def say(self, text: str = "") -> None:
         self.console.print(self.style(text))
@@ -219,28 +191,21 @@ class TerminalGame:
 
     def run(self) -> None:
         """Play to the game's end (:class:`Quit` when the person quits)."""
-        seat = self.seat
-        self.say(f"{self.ruleset}: you are player_{seat}; "
-                 + ", ".join(f"player_{p}={spec}" for p, spec in enumerate(self.specs) if p != seat)
-                 + (f"; seed {self.seed}" if self.seed is not None else "") + ". Type ? for help.")
+        game, seat = self.game, self.seat
+        self.say(f"{game.ruleset}: you are player_{seat}; "
+                 + ", ".join(f"player_{p}={spec}" for p, spec in enumerate(game.specs) if p != seat)
+                 + (f"; seed {game.seed}" if game.seed is not None else "") + ". Type ? for help.")
         self.say(round_heading(0))
         while not self.state.is_terminal:
-            p = self.state.current_player
-            if p != seat:
-                self.selection_steps.clear()
-                action = self.agents[p].act(observation_for(self.agents[p], self.env, p), self.state, p)
-            else:
-                action = self.persons_choice()
-                if action is None:
-                    continue
-            self.actions.append((p, action))
-            self.env.step(action)
-            self.env.step_done_agents()
+            if not game.persons_turn:
+                game.agent_step()
+                continue
+            action = self.persons_choice()
+            if action is not None:
+                game.take(action)
         self.show_events()
         state = self.state
-        self.say("\ngame over. ranking (1 = best): " + ", ".join(
-            f"player_{p}{' (you)' if p == seat else ''}: {rank} with {state.scores[p]}"
-            for p, rank in sorted(enumerate(state.ranks()), key=lambda pr: pr[1])))
+        self.say("\ngame over. " + final_ranking(state, seat))
 
     def persons_choice(self) -> int | None:
         """Show the person what happened and the table, and read their choice: an action
@@ -250,53 +215,38 @@ class TerminalGame:
             self.say()
         self.decided = True
         self.say(table_text(self.state, seat))
-        last_step = self.actions[-1][1] if self.selection_steps else None
-        action = ask(self.state, seat, self.read, self.say, last_step)
+        action = ask(self.state, seat, self.read, self.say, self.game.last_selection_step)
         if action == UNDO:
-            self.env, taken = self.selection_steps.pop()
-            self.state = self.env.game
-            del self.actions[taken:]
-            self.say(f"taken back: {self.state.action_name_for(last_step, seat)}")
+            taken_back = self.game.undo()
+            self.say(f"taken back: {self.state.action_name_for(taken_back, seat)}")
             return None
-        if self.state.action_table.specs[action].kind in self.state.selection_kinds:
-            self.selection_steps.append((copy.deepcopy(self.env), len(self.actions)))
-        else:
-            self.selection_steps.clear()
         return action
 
     def show_events(self) -> bool:
-        """The events since the last shown, under "since your last decision:" (nothing
-        when there are none; returns whether there were): a round's end as a summary, one
-        line per player, and a new round after a blank line under its heading."""
-        state = self.state
-        new = state.events[self.shown_events:]
-        self.shown_events = len(state.events)
-        if not new:
+        """The events since the last shown (:class:`EventLog`), under "since your last
+        decision:" (nothing when there are none; returns whether there were)."""
+        lines = self.log.new_lines(self.state)
+        if not lines:
             return False
         self.say("\nsince your last decision:" if self.decided else "so far:")
-        for event in new:
-            if event.round != self.shown_round:
-                self.shown_round = event.round
-                self.say("\n" + round_heading(event.round))
-            text = event.describe(state.card_name, self.seat)
-            for line in round_summary(text) if event.kind == ROUND_END else [text]:
-                self.say("  " + line)
+        for line in lines:
+            self.say(line)
         return True
 
     def close(self, save: str | None) -> None:
         """Close the agents; save the game record (the game as far as it went) to ``save``."""
-        for agent in self.agents:
-            if agent is not None:
-                agent.close()
+        self.game.close()
         if save:
-            GameRecord.of_game(self.ruleset, self.env_kwargs, self.seed, self.state, self.actions,
-                               agents=self.specs).save(save)
+            self.game.record().save(save)
             self.say(f"game record saved to {save}" + ("" if self.state.is_terminal else " (unfinished: it replays "
                                                                                       "up to where you quit)"))
 
 
-def round_heading(round_index: int) -> str:
-    return f"=== round {round_index + 1} ==="
+def final_ranking(state, seat: int) -> str:
+    """The ranks at the game's end, best first, the person's seat marked."""
+    return "ranking (1 = best): " + ", ".join(
+        f"player_{p}{' (you)' if p == seat else ''}: {rank} with {state.scores[p]}"
+        for p, rank in sorted(enumerate(state.ranks()), key=lambda pr: pr[1]))
 
 
 def ask(state, seat: int, read: Callable[[str], str], say: Callable[[str], None], last_step: int | None) -> int | str:
@@ -336,11 +286,3 @@ def ask(state, seat: int, read: Callable[[str], str], say: Callable[[str], None]
             say(chosen)
             continue
         return chosen
-
-
-def cannot_undo(state) -> str:
-    if not state.selection_kinds:
-        return f"nothing to take back: {state.game_name} has no selections, every choice takes effect at once"
-    kinds = " or ".join(sorted(kind.replace("_", " ") for kind in state.selection_kinds))
-    return (f"nothing to take back: only the steps of your selection in progress ({kinds}) can be taken back; "
-            "every other choice takes effect at once")

@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 from cardenv.drawing.svg import SvgTable, svg_open
+from cardenv.human.chips import with_card_chips
 from cardenv.human.records import GameRecord
 
 OMNISCIENT = "all"
@@ -105,11 +106,7 @@ button, select { font-size: 1em; padding: .25em .7em; }
 #events div { white-space: pre-wrap; padding: 0 .3em; border-radius: 4px; }
 #events div.step { opacity: .6; margin-top: .4em; }
 #events div.now { background: #35603f; }
-.card { display: inline-block; min-width: 2.2em; text-align: center; background: #fff; color: #111;
-        border-radius: 4px; border: 1px solid #999; padding: 0 .2em; line-height: 1.35; font-weight: 600; }
-.card.red { color: #c01818; }
-.card.back { background: repeating-linear-gradient(45deg, #2b4e9b, #2b4e9b 3px, #3b63b8 3px, #3b63b8 6px);
-             color: transparent; }
+__CARDS_CSS__
 #caption { opacity: .85; }
 #slider { flex: 1 1 16em; }
 #seats, #result { margin: .2em 0; }
@@ -146,20 +143,7 @@ document.getElementById("result").textContent = data.result;
 document.getElementById("symbols").innerHTML = data.svg_open + data.defs + "</svg>";
 data.viewers.forEach((name, i) => { const o = document.createElement("option"); o.value = i; o.textContent = name;
                                     select.appendChild(o); });
-const SUITS = {S: "\\u2660", H: "\\u2665", D: "\\u2666", C: "\\u2663"};
-const CARD = /(^|[^\\w?])((?:10|[A2-9JQK])[SHDC]|RJ|BJ|\\?\\?)(?!\\w)/g;
-function escape(text) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function cards(text) {
-  return escape(text).replace(CARD, (match, before, card) => {
-    if (card === "??") return before + '<span class="card back" data-card="??">??</span>';
-    const red = card === "RJ" || /[HD]$/.test(card);
-    const face = card.length <= 3 && SUITS[card.slice(-1)] && card !== "RJ" && card !== "BJ"
-      ? card.slice(0, -1) + SUITS[card.slice(-1)] : card;
-    return before + '<span class="card' + (red ? " red" : "") + '" data-card="' + card + '">' + face + "</span>";
-  });
-}
+__CARDS_JS__
 function show() {
   const viewer = Number(select.value);
   const [table] = data.frames[step][viewer];
@@ -212,5 +196,5 @@ def write_html(record: GameRecord, path: str | Path) -> None:
     data["pool_gzip"] = base64.b64encode(gzip.compress(pool, mtime=0)).decode("ascii")
     # "</" cannot occur inside the script element's JSON: escape it.
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    page = PAGE.replace("__TITLE__", html.escape(data["title"])).replace("__DATA__", payload)
+    page = with_card_chips(PAGE).replace("__TITLE__", html.escape(data["title"])).replace("__DATA__", payload)
     Path(path).write_text(page, encoding="utf-8")

@@ -56,7 +56,16 @@ from cardenv.core.reaction import PASS, ReactionWindow
 from cardenv.engine.options import GameConfig, check_deck, check_deck_size, check_first_starter, deck_types
 from cardenv.engine.rounds import GameState, RoundResult
 from cardenv.engine.scenarios import layout_from_options
-from cardenv.engine.table_view import CardView, PileView, SeatView, TableView, seat_name, shown_cards
+from cardenv.engine.table_view import (
+    DISCARD_PILE,
+    DRAW_PILE,
+    CardView,
+    PileView,
+    SeatView,
+    TableView,
+    seat_name,
+    shown_cards,
+)
 
 HAND_SIZE = 10  # R-03
 CATCH_CARDS = 3  # R-14
@@ -171,6 +180,9 @@ class CarteState(GameState):
     """A game of carte in progress."""
 
     # What each phase asks of the player to act, in words (the text table's "now:" line).
+    # Where each kind of action points on the table (a front end's click targets).
+    action_places = MappingProxyType({"draw_stock": DRAW_PILE, "draw_pile": DISCARD_PILE, "select": "card",
+                                      "discard": "card", "add_to": "meld"})
     phase_words = MappingProxyType({
         Phase.DRAW: "the start of a go: draw from the stock, or take the pile's top card",
         Phase.PLAY: "the rest of the go: select cards, put down or add to melds, and discard to end it",

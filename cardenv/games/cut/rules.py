@@ -47,6 +47,7 @@ from cardenv.core.table import EMPTY
 from cardenv.engine.options import SlotGameConfig
 from cardenv.engine.rounds import RoundResult
 from cardenv.engine.slots import SlotGameState, mark_occupied_slots, occupied_slot_run
+from cardenv.engine.table_view import DISCARD_PILE, DRAW_PILE
 
 CALLER_PENALTY = 10  # C-16
 FIVE = RANK_NAMES.index("5")
@@ -145,6 +146,8 @@ class CutState(SlotGameState):
     """A game of Cut! in progress."""
 
     # What each phase asks of the player to act, in words (the text table's "now:" line).
+    # Where each kind of action points on the table besides its slot (a front end's click targets).
+    action_places = MappingProxyType({"draw": DRAW_PILE, "discard": DISCARD_PILE})
     phase_words = MappingProxyType({
         Phase.TURN: "the start of a turn: draw a card, or call the round's end",
         Phase.DRAWN: "a drawn card is held: put it into a slot, or discard it",

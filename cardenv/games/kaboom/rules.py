@@ -48,6 +48,7 @@ from cardenv.core.table import EMPTY
 from cardenv.engine.options import SlotGameConfig
 from cardenv.engine.rounds import RoundResult
 from cardenv.engine.slots import SlotGameState
+from cardenv.engine.table_view import DISCARD_PILE, DRAW_PILE
 
 SIX, SEVEN, EIGHT, NINE = (RANK_NAMES.index(r) for r in ("6", "7", "8", "9"))
 CALL_BONUS = 10  # K-16: per player the caller lost to, or the reward for winning alone
@@ -169,6 +170,8 @@ class KaboomState(SlotGameState):
     """A game of KABOOM in progress."""
 
     # What each phase asks of the player to act, in words (the text table's "now:" line).
+    # Where each kind of action points on the table besides its slot (a front end's click targets).
+    action_places = MappingProxyType({"draw": DRAW_PILE, "discard": DISCARD_PILE})
     phase_words = MappingProxyType({
         Phase.TURN: "the start of a turn: draw a card, or call the round's end",
         Phase.DRAWN: "a drawn card is held: put it into a slot, or discard it",

@@ -25,6 +25,7 @@ from cardenv.core.table import EMPTY
 from cardenv.engine.options import INITIAL_SLOTS, SlotGameConfig
 from cardenv.engine.rounds import RoundResult
 from cardenv.engine.slots import SlotGameState, mark_occupied_slots
+from cardenv.engine.table_view import DISCARD_PILE, DRAW_PILE
 
 
 def _points(card_type: int) -> int:
@@ -102,6 +103,8 @@ class OneFiftyState(SlotGameState):
     """A game of 150 in progress."""
 
     # What each phase asks of the player to act, in words (the text table's "now:" line).
+    # Where each kind of action points on the table besides its slot (a front end's click targets).
+    action_places = MappingProxyType({"draw": DRAW_PILE, "discard": DISCARD_PILE})
     phase_words = MappingProxyType({
         Phase.MAIN: "the start of a turn: choose the turn's main action",
         Phase.MATCH_SELECT: "a match in progress: select more of your slots, or confirm the match",
