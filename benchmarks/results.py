@@ -352,6 +352,27 @@ def render_openspiel_mini(data: dict) -> list[str]:
     return lines + ["", "The agents measured: " + ", ".join(f"`{a}`" for a in agents) + "."]
 
 
+def render_equilibrium_learners(data: dict) -> list[str]:
+    """equilibrium_learners.py: one mini variant's exploitability curves, PPO self-play and MMD."""
+    head = (f"Uniform random {data['uniform']:.3f}, heuristic {data['heuristic']:.3f}, target (5% of uniform) "
+            f"{data['target']:.3f} points per game; {data['information_states']:,} information states; "
+            f"{data['steps']:,} learner steps per recipe.")
+    body = []
+    for name, recipe in data["recipes"].items():
+        options = ", ".join(f"{k}={v}" for k, v in recipe["options"].items()) or "no magnet"
+        final = recipe["final"]
+        meets = final < data["target"] and final < data["heuristic"]
+        body.append([name.replace("_", " "), options,
+                     " → ".join(f"{value:.3f}" for _, value in recipe["curve"]),
+                     f"{final:.3f} ({final / data['uniform']:.1%} of uniform)", f"{recipe['greedy']:.3f}",
+                     "yes" if meets else "no", f"{recipe['train_seconds']:.0f} s"])
+    lines = [head, ""] + rows(["recipe", "options", "exploitability at each checkpoint", "final, as sampled",
+                               "final, greedy", "below target and heuristic", "training"], body)
+    if data.get("png"):
+        lines += ["", f"![{data['ruleset']}](../{data['png']})"]
+    return lines
+
+
 def render_leaderboard(data: dict) -> list[str]:
     body = []
     for place, e in enumerate(data["entries"], 1):
@@ -390,6 +411,7 @@ RENDERERS: dict[str, Callable[[object], list[str]]] = {
     "win_shares": render_win_shares, "openspiel_ismcts": render_openspiel_ismcts,
     "best_response": render_best_response, "openspiel_mini": render_openspiel_mini,
     "leaderboard": render_leaderboard, "search_gain": render_search_gain,
+    "equilibrium_learners": render_equilibrium_learners,
 }
 
 

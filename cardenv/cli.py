@@ -124,6 +124,7 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
     """The env options recorded in the ppo models and rllib checkpoints among ``specs``
     (they must agree), so that evaluating a model needs no ``--env-arg`` to match its
     training."""
+    from cardenv.agents.base import split_option
     from cardenv.agents.ppo import model_metadata
     from cardenv.agents.specs import parse_spec
 
@@ -132,7 +133,7 @@ def trained_options(specs: list[str], ruleset: str) -> dict:
         name, argument = parse_spec(spec)
         metadata = None
         if name == "ppo":
-            metadata = model_metadata(argument)
+            metadata = model_metadata(split_option(argument)[0])
         elif name == "rllib":  # the rllib agent needs the extra anyway
             from cardenv.agents.rllib import checkpoint_metadata
 

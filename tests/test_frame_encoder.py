@@ -78,11 +78,12 @@ def test_cloning_trains_the_encoder_with_the_actor():
 
     from cardenv.envs.frame_stack import SingleSeatFrameStack
     from cardenv.train.frame_encoder import RecurrentFrameEncoder
+    from cardenv.train.regularised_ppo import regularised_ppo_class
     from cardenv.train.single_seat import SingleSeatEnv
-    from cardenv.train.warm_start import actor_parameters, clone_into, collect_demonstrations, warm_started_ppo_class
+    from cardenv.train.warm_start import actor_parameters, clone_into, collect_demonstrations
 
     venv = DummyVecEnv([lambda: SingleSeatFrameStack(SingleSeatEnv("cut_v0", "random_no_call", SHORT), 3)])
-    model = warm_started_ppo_class()(
+    model = regularised_ppo_class()(
         "MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, device="cpu", seed=0,
         policy_kwargs={"net_arch": [32], "features_extractor_class": RecurrentFrameEncoder,
                        "features_extractor_kwargs": {"num_frames": 3, "hidden_size": 8}})

@@ -10,14 +10,9 @@ import pytest
 
 from cardenv.agents import make_agent, ruleset_info
 from cardenv.train.config import TrainConfig
+from cardenv.train.regularised_ppo import kl_to_teacher, regularised_ppo_class
 from cardenv.train.single_seat import SingleSeatEnv
-from cardenv.train.warm_start import (
-    actor_parameters,
-    clone_into,
-    collect_demonstrations,
-    kl_to_teacher,
-    warm_started_ppo_class,
-)
+from cardenv.train.warm_start import actor_parameters, clone_into, collect_demonstrations
 
 SHORT = {"single_round": True, "max_turns_per_round": 40}
 
@@ -28,7 +23,7 @@ def _model(ruleset="onefifty_v0", env_kwargs=SHORT, **kwargs):
     venv = DummyVecEnv([lambda: SingleSeatEnv(ruleset, "random_no_call", env_kwargs)])
     values = dict(n_steps=256, batch_size=128, n_epochs=2, policy_kwargs={"net_arch": [64, 64]}, device="cpu", seed=0)
     values.update(kwargs)
-    return warm_started_ppo_class()("MlpPolicy", venv, **values)
+    return regularised_ppo_class()("MlpPolicy", venv, **values)
 
 
 def _state(module) -> dict:
@@ -116,7 +111,7 @@ def test_the_kl_to_the_clone_starts_at_zero_and_holds_the_policy_near_it():
 
     assert drift(20.0) < drift(0.0) / 2
     # The clone is not saved with the model: a saved model loads as a plain MaskablePPO.
-    assert "teacher" in warm_started_ppo_class()._excluded_save_params(_model())
+    assert "teacher" in regularised_ppo_class()._excluded_save_params(_model())
 
 
 def test_warm_start_run_records_the_cloning(tmp_path):

@@ -15,7 +15,9 @@ How an agent becomes a policy:
   observation holds every card the player has seen; an agent that keeps a memory of its
   own between decisions (a frame stack) gets none here.
 - ``random`` and ``random_no_call`` are measured exactly: their distribution at a state is
-  known (uniform over the legal actions, the calls left out).
+  known (uniform over the legal actions, the calls left out). So is a network played with
+  ``#sample`` (``ppo:FILE#sample``, ``onnx:FILE#sample``): the policy is its probabilities
+  (``Agent.sampled_distribution``).
 - Any other agent acts ``samples`` times per information state and the policy is the
   frequencies of its actions. A deterministic agent (the heuristic, a greedy ppo policy)
   needs one. For an agent that draws from its generator (``ismcts``, a mixture) one sample
@@ -160,24 +162,37 @@ def _agent_policy(ruleset: str, spec: str, seed: int, samples: int) -> tuple[pys
             mask[legal] = 1
             probabilities = _known_distribution(agent, mask, call_ids)
             if probabilities is None:  # the agent acts at the history's state
-                exact = False
                 state = game.new_initial_state()
                 for action in history:
                     state.apply_action(action)
-                probabilities = _sampled_distribution(agent, state, seat, seed, samples)
+                probabilities = _stated_distribution(agent, state, seat)
+                if probabilities is None:
+                    exact = False
+                    probabilities = _sampled_distribution(agent, state, seat, seed, samples)
             table[key] = [(action, float(probabilities[action])) for action in legal]
     finally:
         agent.close()
     return pyspiel.TabularPolicy(table), exact
 
 
+def _observation(state: CardenvState, seat: int) -> dict[str, np.ndarray]:
+    mask = state.engine.legal_action_mask().copy()
+    return {"observation": np.asarray(state.observation_tensor(seat), np.float32), "action_mask": mask}
+
+
+def _stated_distribution(agent, state: CardenvState, seat: int) -> np.ndarray | None:
+    """The distribution the agent samples at ``state`` where it states it
+    (``Agent.sampled_distribution``: a network played with ``#sample``), else None."""
+    agent.reset()
+    return agent.sampled_distribution(_observation(state, seat), state.engine, seat)
+
+
 def _sampled_distribution(agent, state: CardenvState, seat: int, seed: int, samples: int) -> np.ndarray:
     """The frequencies of the agent's actions in ``samples`` draws at ``state``, each from
     a generator seeded by ``seed``, the draw and the information state."""
-    mask = state.engine.legal_action_mask().copy()
-    observation = {"observation": np.asarray(state.observation_tensor(seat), np.float32), "action_mask": mask}
+    observation = _observation(state, seat)
     digest = np.frombuffer(state.information_state_digest(seat)[:16], np.uint32)
-    counts = np.zeros(len(mask))
+    counts = np.zeros(len(observation["action_mask"]))
     for sample in range(samples):
         agent.reset()
         agent.reseed(np.random.SeedSequence([seed, sample, *digest]))

@@ -50,6 +50,18 @@ class NoCallAgent(Agent):
 MIXTURE_SEPARATOR = "|"
 """Joins the specs of a mixture: ``heuristic|heuristic_no_call`` is one of them per game."""
 
+SAMPLE = "sample"
+SPEC_OPTIONS = (SAMPLE,)
+"""What may follow ``#`` in a network's spec (``ppo:FILE#sample``, ``onnx:FILE#sample``)."""
+
+
+def split_option(argument: str) -> tuple[str, str | None]:
+    """``(FILE, OPTION or None)`` of a network spec's argument ``FILE[#OPTION]``."""
+    path, sep, option = argument.rpartition("#")
+    if sep and option in SPEC_OPTIONS:
+        return path, option
+    return argument, None
+
 
 class MixtureAgent(Agent):
     """Plays as one of several agents, drawn uniformly from its own generator at every

@@ -22,29 +22,19 @@ import json
 
 import numpy as np
 
+from cardenv.agents.base import SAMPLE
 from cardenv.agents.ppo import _derived_size, derived_pieces_missing
 from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.core.extras import require_extra
 
 OBSERVATION_INPUT = "observation"
 MASK_INPUT = "action_mask"
-SAMPLE = "sample"
-OPTIONS = (SAMPLE,)
-"""What may follow ``#`` in an onnx spec."""
 RULESET_KEY = "cardenv.ruleset"
 """Metadata of an exported network (:func:`cardenv.train.export.export_onnx`): the ruleset it plays."""
 ENV_KWARGS_KEY = "cardenv.env_kwargs"
 """Metadata: the env options (JSON) its policy was trained with; pieces they add that the
 env lacks and that are worked out from the rest (a ruleset's ``derived_pieces``, say
 ``match_hints``) are appended by the agent, as ``ppo:FILE`` does."""
-
-
-def split_argument(argument: str) -> tuple[str, str | None]:
-    """``(FILE, OPTION or None)`` of an onnx spec's argument ``FILE[#OPTION]``."""
-    path, sep, option = argument.rpartition("#")
-    if sep and option in OPTIONS:
-        return path, option
-    return argument, None
 
 
 def _dimension(dim) -> int | None:
@@ -186,6 +176,9 @@ class ONNXAgent(Agent):
         logits = np.where(legal, logits - logits[legal].max(), -np.inf)
         weights = np.exp(logits)
         return weights / weights.sum()
+
+    def sampled_distribution(self, observation, state, seat) -> np.ndarray | None:
+        return self.probabilities(observation, state, seat) if self.sample else None
 
     def choose(self, observation, state, seat) -> int:
         if self.sample:

@@ -269,6 +269,12 @@ class PPOAgent(Agent):
             vector = self.frames.stacked(vector)
         return predicted_value(self.model, vector) if self.critic is None else self.critic.value(vector)
 
+    def sampled_distribution(self, observation, state, seat) -> np.ndarray | None:
+        """Its probabilities where it samples them and keeps no frames (see :class:`Agent`)."""
+        if self.deterministic or self.frames is not None:
+            return None
+        return self.probabilities(observation, state, seat)
+
     def choose(self, observation, state, seat) -> int:
         vector = self.policy_vector(observation, state, seat)
         probs = self.last_probabilities = self._probabilities_of(vector, observation["action_mask"])

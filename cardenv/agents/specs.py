@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from cardenv.agents.base import MIXTURE_SEPARATOR, MixtureAgent, NoCallAgent
+from cardenv.agents.base import MIXTURE_SEPARATOR, SAMPLE, SPEC_OPTIONS, MixtureAgent, NoCallAgent, split_option
 from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path
 from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.core.extras import require_extra
@@ -82,9 +82,11 @@ def _make_search(info, rng, argument):
 def _make_ppo(info, rng, argument):
     from cardenv.agents.ppo import PPOAgent
 
-    if argument in SHIPPED_VARIANTS:
-        argument = pretrained_model_path(info.name, argument)
-    return PPOAgent(info, rng, argument, agent_factory=make_agent)  # the model file, checked by parse_spec
+    path, option = split_option(argument)
+    if path in SHIPPED_VARIANTS:
+        path = pretrained_model_path(info.name, path)
+    # the model file, checked by parse_spec
+    return PPOAgent(info, rng, path, deterministic=option != SAMPLE, agent_factory=make_agent)
 
 
 def _make_rllib(info, rng, argument):
@@ -101,9 +103,9 @@ def _make_python(info, rng, argument):
 
 
 def _make_onnx(info, rng, argument):
-    from cardenv.agents.onnx_policy import SAMPLE, ONNXAgent, split_argument
+    from cardenv.agents.onnx_policy import ONNXAgent
 
-    path, option = split_argument(argument)
+    path, option = split_option(argument)
     return ONNXAgent(info, rng, path, sample=option == SAMPLE)
 
 
@@ -121,9 +123,10 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
     "python": _make_python,
     "onnx": _make_onnx,
 }
-AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, ismcts[:SIMULATIONS[/LEAF][@PRIOR]], search[:WORLDS]@BLUEPRINT, ppo:MODEL.zip, ppo:pretrained, "
-               "ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, "
-               "onnx:FILE[#sample], or several joined by | (one drawn per game)")
+AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, "
+               "ismcts[:SIMULATIONS[/LEAF][@PRIOR]], search[:WORLDS]@BLUEPRINT, ppo:MODEL.zip[#sample], "
+               "ppo:pretrained[#sample], ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], "
+               "python:MODULE:NAME, onnx:FILE[#sample], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib", "onnx": "onnx"}
 """Agents that need an optional dependency: name -> the extra that brings it."""
@@ -205,13 +208,14 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     elif name == "search":
         argument = _checked_search(spec, argument)
     elif name == "ppo":
-        if not argument:
-            raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/RULESET/final_model.zip', "
-                             f"got {spec!r}")
-        if argument not in SHIPPED_VARIANTS and not os.path.isfile(argument):
-            if argument.endswith(".zip") or not os.path.isfile(argument + ".zip"):
-                raise ValueError(f"ppo model file {argument!r} does not exist")
-            argument += ".zip"
+        path, option = split_option(argument)
+        if not path:
+            raise ValueError(f"the ppo agent needs a model file, as in 'ppo:runs/RULESET/final_model.zip' (add "
+                             f"'#sample' to sample its moves), got {spec!r}")
+        if path not in SHIPPED_VARIANTS and not os.path.isfile(path):
+            if path.endswith(".zip") or not os.path.isfile(path + ".zip"):
+                raise ValueError(f"ppo model file {path!r} does not exist")
+            argument = path + ".zip" + (f"#{option}" if option else "")
     elif name == "rllib":
         checkpoint = argument.partition("#")[0]
         if not checkpoint:
@@ -224,15 +228,13 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
 
         load_target(argument)  # imports the module: a missing module, file or name is an error now
     elif name == "onnx":
-        from cardenv.agents.onnx_policy import OPTIONS, split_argument
-
-        path, option = split_argument(argument)
+        path, option = split_option(argument)
         if not path:
             raise ValueError(f"the onnx agent needs a model file, as in 'onnx:policy.onnx' (add '#sample' to sample "
                              f"its moves), got {spec!r}")
         if not os.path.isfile(path):
             unknown = argument.rpartition("#")[2] if "#" in argument and option is None else None
-            hint = f" (after '#' it takes {', '.join(OPTIONS)}, not {unknown!r})" if unknown is not None else ""
+            hint = f" (after '#' it takes {', '.join(SPEC_OPTIONS)}, not {unknown!r})" if unknown is not None else ""
             raise ValueError(f"onnx model file {path!r} does not exist{hint}")
     elif sep:
         raise ValueError(f"agent {name!r} takes no argument, got {spec!r}")

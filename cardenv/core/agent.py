@@ -94,6 +94,13 @@ class Agent:
     def choose(self, observation: dict[str, np.ndarray], state: Any, seat: int) -> int:
         raise NotImplementedError
 
+    def sampled_distribution(self, observation: dict[str, np.ndarray], state: Any, seat: int) -> np.ndarray | None:
+        """The distribution this agent draws its next action from, where it draws from one
+        it can state and remembers nothing of the draw (a network played with
+        ``#sample``), so that a tabular reading of it is exact; None for any other
+        agent. Default: None."""
+        return None
+
     def close(self) -> None:
         """Release resources (worker processes, models)."""
 

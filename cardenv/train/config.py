@@ -73,6 +73,13 @@ class TrainConfig:
     kl_to_warm_start: float = _option(0.0, "warm start: weight of a KL pull toward the cloned policy after every "
                                            "update, falling linearly to 0 by the end of the run (0: none)")
     critic_warmup_steps: int = _option(0, "learner steps at the start in which only the value network trains")
+    # magnetic mirror descent (Sokota et al., ICLR 2023)
+    magnet_kl: float = _option(0.0, "magnetic mirror descent: weight of a pull of the policy toward a magnet policy, "
+                                    "KL(policy ‖ magnet), descended after every update (0: none). With selfplay "
+                                    "opponents of the newest snapshot, the recipe that converges toward an "
+                                    "equilibrium rather than cycling (docs/training.md)")
+    magnet_every: int = _option(0, "magnet: updates between moves of the magnet to the current policy (0: the magnet "
+                                   "stays the starting policy, a pull toward near-uniform play)")
     # MaskablePPO
     learning_rate: float = _option(3e-4, "Adam learning rate (above 0, at most 1)")
     n_steps: int = _option(256, "steps per env per rollout")
@@ -138,6 +145,11 @@ class TrainConfig:
         validation.real("guide_weight", self.guide_weight)
         validation.real("warm_start_explore", self.warm_start_explore, 0, 1)
         validation.real("kl_to_warm_start", self.kl_to_warm_start, 0)
+        validation.real("magnet_kl", self.magnet_kl, 0)
+        validation.integer("magnet_every", self.magnet_every, 0)
+        if self.magnet_every and not self.magnet_kl:
+            raise ValueError(f"magnet_every moves the magnet of magnet_kl: it needs --magnet-kl above 0, got "
+                             f"magnet_every={self.magnet_every} with magnet_kl=0")
         if self.kl_to_warm_start > 0 and not self.warm_start:
             raise ValueError("kl_to_warm_start pulls toward the cloned policy: it needs --warm-start AGENT")
 

@@ -32,8 +32,9 @@ from cardenv.envs.frame_stack import SingleSeatFrameStack
 from cardenv.envs.info import ruleset_info
 from cardenv.eval.tournament import format_table, run_tournament, table_legend, usable_cores
 from cardenv.train.config import SELFPLAY, TrainConfig
+from cardenv.train.regularised_ppo import regularised_ppo_class
 from cardenv.train.single_seat import SingleSeatEnv
-from cardenv.train.warm_start import clone_into, collect_demonstrations, warm_started_ppo_class
+from cardenv.train.warm_start import clone_into, collect_demonstrations
 
 LEARNER = "learner"
 
@@ -170,7 +171,7 @@ def make_model(config: TrainConfig, vec_env, resume_from: Path | None, out: Path
     on ``vec_env``, logging into ``out/logs``."""
     from stable_baselines3.common.logger import configure
 
-    ppo_class = warm_started_ppo_class()  # MaskablePPO itself unless a warm start's options are set
+    ppo_class = regularised_ppo_class()  # MaskablePPO itself unless a warm start's or the magnet's options are set
     if resume_from is None:
         policy, policy_kwargs = policy_of(config)
         model = ppo_class(
@@ -186,6 +187,8 @@ def make_model(config: TrainConfig, vec_env, resume_from: Path | None, out: Path
         # clone as it was, is not saved with the model.
         model = ppo_class.load(str(resume_from), env=vec_env, device="cpu")
     model.keep_close_to_clone(config.kl_to_warm_start if resume_from is None else 0.0, config.critic_warmup_steps)
+    # A resumed run's magnet starts again from the policy as it was saved.
+    model.pull_toward_magnet(config.magnet_kl, config.magnet_every)
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     return model
 

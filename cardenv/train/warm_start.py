@@ -12,14 +12,14 @@ the clone early (what fine-tuning does to skills in states it does not revisit s
   values);
 * ``kl_to_warm_start``: after every PPO update, gradient steps on the rollout's states
   that pull the policy toward the frozen clone, weighted ``coef × the progress remaining``
-  (kickstarting's teacher term, annealed to zero by the end of the run).
+  (kickstarting's teacher term, annealed to zero by the end of the run); the PPO class
+  with both guards is :func:`cardenv.train.regularised_ppo.regularised_ppo_class`.
 
 torch and sb3-contrib are imported when the functions run (the ``train`` extra).
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -175,77 +175,3 @@ def clone_into(policy, demos: Demonstrations, epochs: int = 8, batch_size: int =
     policy.set_training_mode(False)
     return {"decisions": len(demos), "games": demos.games, "held_out_agreement": agreement(test),
             "train_agreement": agreement(train[:len(test) * 4])}
-
-
-def kl_to_teacher(teacher, policy, observations, action_masks):
-    """Mean KL(teacher ‖ policy) of the two masked action distributions (gradient flows
-    into ``policy`` only)."""
-    import torch
-
-    with torch.no_grad():
-        target = teacher.get_distribution(observations, action_masks=action_masks).distribution
-    current = policy.get_distribution(observations, action_masks=action_masks).distribution
-    # Masked logits are normalised log-probabilities with illegal actions at a large
-    # negative constant in both, where the teacher's probability is 0.
-    return (target.probs * (target.logits - current.logits)).sum(dim=-1).mean()
-
-
-@functools.cache
-def warm_started_ppo_class():
-    """MaskablePPO with the two guards of this module (critic warm-up, KL to the clone).
-    A model saved from it loads with plain ``MaskablePPO.load`` (the policy is the usual
-    one; the frozen clone is not saved)."""
-    import copy
-
-    import torch
-    from sb3_contrib import MaskablePPO
-
-    class WarmStartedMaskablePPO(MaskablePPO):
-        teacher = None
-        kl_coef = 0.0
-        critic_warmup_steps = 0
-
-        def keep_close_to_clone(self, kl_coef: float, critic_warmup_steps: int) -> None:
-            """Freeze a copy of the current (cloned) policy as the KL target."""
-            self.kl_coef = float(kl_coef)
-            self.critic_warmup_steps = int(critic_warmup_steps)
-            if self.kl_coef > 0:
-                self.teacher = copy.deepcopy(self.policy)
-                self.teacher.set_training_mode(False)
-                for p in self.teacher.parameters():
-                    p.requires_grad_(False)
-
-        def _excluded_save_params(self) -> list[str]:
-            return [*super()._excluded_save_params(), "teacher"]
-
-        def train(self) -> None:
-            actor = actor_parameters(self.policy)
-            warming_up = self.num_timesteps <= self.critic_warmup_steps
-            for p in actor:
-                p.requires_grad_(not warming_up)
-            try:
-                super().train()
-            finally:
-                for p in actor:
-                    p.requires_grad_(True)
-            self.logger.record("train/actor_frozen", float(warming_up))
-            if self.teacher is not None and not warming_up:
-                self._pull_toward_teacher()
-
-        def _pull_toward_teacher(self) -> None:
-            coef = self.kl_coef * self._current_progress_remaining
-            self.policy.set_training_mode(True)
-            kls = []
-            for rollout in self.rollout_buffer.get(self.batch_size):
-                kl = kl_to_teacher(self.teacher, self.policy, rollout.observations, rollout.action_masks)
-                kls.append(float(kl.detach()))
-                if coef > 0:
-                    self.policy.optimizer.zero_grad()
-                    (coef * kl).backward()
-                    torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
-                    self.policy.optimizer.step()
-            self.policy.set_training_mode(False)
-            self.logger.record("train/kl_to_warm_start", float(np.mean(kls)))
-            self.logger.record("train/kl_coef", coef)
-
-    return WarmStartedMaskablePPO
