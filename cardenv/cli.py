@@ -380,7 +380,7 @@ def _add_play(sub) -> None:
     web.add_argument("--host", default="127.0.0.1", help="the address to serve on")
     web.add_argument("--no-browser", action="store_true", help="do not open a browser; print the address only")
     web.add_argument("--delay", type=_delay, default=0.6, metavar="SECONDS",
-                     help="the pause after each of the agents' moves, to follow them on the table")
+                     help="the pause after each of the agents' moves that shows something, to follow them on the table")
 
 
 def _port(text: str) -> int:

@@ -66,20 +66,25 @@ class WebTable:
         self.agents_task: asyncio.Task | None = None
 
     # --- the game's changes ------------------------------------------------------------
-    def changed(self) -> None:
+    def changed(self) -> int:
+        """A new version; returns how many log lines it added (what the person saw happen)."""
         self.version += 1
-        self.lines += self.log.new_lines(self.game.state)
+        new = self.log.new_lines(self.game.state)
+        self.lines += new
+        return len(new)
 
     async def play_agents(self) -> None:
         """The agents take their decisions until the person's turn or the game's end, the
-        page shown every move (``delay`` seconds apart, to follow them)."""
+        page shown every move; a move the person saw happen (a secret decision, such as a
+        pass in a reaction window before it resolves, shows nothing) is followed by a
+        pause of ``delay`` seconds, to follow the play."""
         game = self.game
         while not game.state.is_terminal and not game.persons_turn:
             async with self.lock:
                 await asyncio.to_thread(game.agent_step)
-                self.changed()
+                seen = self.changed()
             await self.show()
-            if self.delay and not game.persons_turn and not game.state.is_terminal:
+            if self.delay and seen and not game.persons_turn and not game.state.is_terminal:
                 await asyncio.sleep(self.delay)
 
     def start_agents(self) -> None:
