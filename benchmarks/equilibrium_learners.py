@@ -6,7 +6,10 @@ mirror descent (MMD), the same budget, the same self-play, measured exactly.
 
 For each mini variant (``cardenv.MINI_VARIANTS``) and each recipe, ``cardenv train`` (the
 library's trainer) trains a policy on the variant by self-play: the other seats play the
-learner's newest snapshot (``--snapshot-every`` steps old at most). The recipes differ only
+learner's newest snapshot (``--snapshot-every`` steps old at most). It trains on the
+rewards of ``reward_mode="relative"`` (the mean of the points the others added minus its
+own): the zero-sum game whose exploitability OpenSpiel measures. (The env's default,
+``"points"``, is the agent's own points alone: a different game, not zero-sum.) The recipes differ only
 in MMD's magnet (``magnet_kl``, ``magnet_every``): PPO self-play has none. Every
 checkpoint's exploitability is then exact (``agent_exploitability`` with the policy's own
 distribution, ``ppo:FILE#sample``): OpenSpiel's mean over the players of what a best
@@ -51,7 +54,8 @@ def train_recipe(ruleset: str, options: dict, args, folder: Path) -> tuple[list[
     config = TrainConfig(
         ruleset=ruleset, opponent="selfplay", total_timesteps=args.steps, n_envs=2, vec_env="dummy",
         n_steps=args.n_steps, batch_size=args.n_steps * 2, seed=args.seed, output_dir=str(folder),
-        env_kwargs=dict(MINI_VARIANTS[ruleset]), snapshot_every=args.snapshot_every, pool_size=1,
+        env_kwargs={**MINI_VARIANTS[ruleset], "reward_mode": args.reward_mode}, snapshot_every=args.snapshot_every,
+        pool_size=1,
         eval_every=0, checkpoint_every=args.steps // args.checkpoints, progress_bar=False,
         ent_coef=args.ent_coef, **options)
     started = time.perf_counter()
@@ -66,7 +70,7 @@ def train_recipe(ruleset: str, options: dict, args, folder: Path) -> tuple[list[
 def measure_ruleset(ruleset: str, args) -> dict:
     uniform = agent_exploitability(ruleset, "random")
     heuristic = agent_exploitability(ruleset, "heuristic")
-    data = {"ruleset": ruleset, "information_states": uniform.information_states,
+    data = {"ruleset": ruleset, "information_states": uniform.information_states, "reward_mode": args.reward_mode,
             "uniform": uniform.exploitability, "heuristic": heuristic.exploitability,
             "target": TARGET_SHARE * uniform.exploitability, "steps": args.steps, "recipes": {}}
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus of both recipes")
     parser.add_argument("--magnet-kl", type=float, default=1.0, help="MMD: the pull toward the magnet")
     parser.add_argument("--magnet-every", type=int, default=4, help="MMD: updates between moves of the magnet")
+    parser.add_argument("--reward-mode", default="relative", choices=("relative", "points"),
+                        help="the env's rewards the recipes train on: relative, the zero-sum game whose "
+                             "exploitability is measured (OpenSpiel's returns), or points")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--record", action="store_true", help="write docs/results/equilibrium_learners.json and "
                                                               "the PNGs")
