@@ -53,7 +53,8 @@ def train_recipe(ruleset: str, options: dict, args, folder: Path) -> tuple[list[
     model last, and the training's seconds."""
     config = TrainConfig(
         ruleset=ruleset, opponent="selfplay", total_timesteps=args.steps, n_envs=2, vec_env="dummy",
-        n_steps=args.n_steps, batch_size=args.n_steps * 2, seed=args.seed, output_dir=str(folder),
+        n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs, learning_rate=args.learning_rate,
+        seed=args.seed, output_dir=str(folder),
         env_kwargs={**MINI_VARIANTS[ruleset], "reward_mode": args.reward_mode}, snapshot_every=args.snapshot_every,
         pool_size=1,
         eval_every=0, checkpoint_every=args.steps // args.checkpoints, progress_bar=False,
@@ -71,6 +72,9 @@ def measure_ruleset(ruleset: str, args) -> dict:
     uniform = agent_exploitability(ruleset, "random")
     heuristic = agent_exploitability(ruleset, "heuristic")
     data = {"ruleset": ruleset, "information_states": uniform.information_states, "reward_mode": args.reward_mode,
+            "ppo": {"n_steps": args.n_steps, "n_envs": 2, "batch_size": args.batch_size, "n_epochs": args.n_epochs,
+                    "learning_rate": args.learning_rate, "ent_coef": args.ent_coef,
+                    "snapshot_every": args.snapshot_every, "pool_size": 1},
             "uniform": uniform.exploitability, "heuristic": heuristic.exploitability,
             "target": TARGET_SHARE * uniform.exploitability, "steps": args.steps, "recipes": {}}
     with tempfile.TemporaryDirectory() as tmp:
@@ -117,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=60_000, help="learner steps of each recipe")
     parser.add_argument("--checkpoints", type=int, default=6, help="checkpoints measured along the way")
     parser.add_argument("--n-steps", type=int, default=256, help="steps per env per rollout (2 envs)")
+    parser.add_argument("--batch-size", type=int, default=64, help="minibatch size of the updates")
+    parser.add_argument("--n-epochs", type=int, default=10, help="passes over each rollout")
+    parser.add_argument("--learning-rate", type=float, default=1e-3)
     parser.add_argument("--snapshot-every", type=int, default=2048, help="steps between self-play snapshots")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus of both recipes")
     parser.add_argument("--magnet-kl", type=float, default=1.0, help="MMD: the pull toward the magnet")
