@@ -357,6 +357,12 @@ def render_equilibrium_learners(data: dict) -> list[str]:
     head = (f"Uniform random {data['uniform']:.3f}, heuristic {data['heuristic']:.3f}, target (5% of uniform) "
             f"{data['target']:.3f} points per game; {data['information_states']:,} information states; "
             f"{data['steps']:,} learner steps per recipe.")
+    if data.get("ppo"):
+        ppo = data["ppo"]
+        head += (f" Both recipes: rollouts of {ppo['n_steps']} steps × {ppo['n_envs']} envs, minibatches of "
+                 f"{ppo['batch_size']}, {ppo['n_epochs']} epochs, learning rate {ppo['learning_rate']}, entropy "
+                 f"{ppo['ent_coef']}; self-play against the newest snapshot (one every {ppo['snapshot_every']:,} "
+                 f"steps); rewards of reward_mode={data['reward_mode']}.")
     body = []
     for name, recipe in data["recipes"].items():
         options = ", ".join(f"{k}={v}" for k, v in recipe["options"].items()) or "no magnet"
