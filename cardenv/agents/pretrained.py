@@ -7,8 +7,9 @@ observation alone, cloned from a heuristic and fine-tuned by PPO. The other name
 other shipped policies of the same ruleset where one ships: ``ppo:pretrained_guided``
 guided policies (the heuristic's move is part of their input;
 ``pretrained_guided.zip``); ``ppo:pretrained_memory`` a policy trained under
-``memory="none"`` with a memory of its own, a frame stack (``pretrained_memory.zip``).
-docs/agents.md gives the command that trained each one.
+``memory="none"`` with a memory of its own, a frame stack (``pretrained_memory.zip``);
+``ppo:pretrained_mmd`` a policy trained by self-play with magnetic mirror descent
+(``pretrained_mmd.zip``). docs/agents.md gives the command that trained each one.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from cardenv.rulesets import get_ruleset, ruleset_names
 PRETRAINED = "pretrained"
 """The ``ppo`` argument that names the shipped policy (``ppo:pretrained``)."""
 
-SHIPPED_VARIANTS = (PRETRAINED, "pretrained_guided", "pretrained_memory")
+SHIPPED_VARIANTS = (PRETRAINED, "pretrained_guided", "pretrained_memory", "pretrained_mmd")
 """``ppo`` arguments that name a shipped policy (each is the name of its file)."""
 
 

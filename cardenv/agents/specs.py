@@ -125,8 +125,8 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
 }
 AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, "
                "ismcts[:SIMULATIONS[/LEAF][@PRIOR]], search[:WORLDS]@BLUEPRINT, ppo:MODEL.zip[#sample], "
-               "ppo:pretrained[#sample], ppo:pretrained_guided, ppo:pretrained_memory, rllib:CHECKPOINT[#MODULE], "
-               "python:MODULE:NAME, onnx:FILE[#sample], or several joined by | (one drawn per game)")
+               "ppo:pretrained[#sample], ppo:pretrained_guided, ppo:pretrained_memory, ppo:pretrained_mmd, "
+               "rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, onnx:FILE[#sample], or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib", "onnx": "onnx"}
 """Agents that need an optional dependency: name -> the extra that brings it."""

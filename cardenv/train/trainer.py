@@ -427,8 +427,8 @@ def save_model(model, path: Path, metadata: dict) -> None:
 def export_policy(model_path: str | Path, out_path: str | Path) -> None:
     """Write a model file for playing only: the same policy and ``cardenv.json``, without
     the optimizer's running moments (two thirds of a trained model's size), as the
-    policies shipped in ``cardenv/agents/pretrained`` are made. Training resumed from an
-    exported model starts its optimizer afresh."""
+    policies shipped in each ruleset package's ``pretrained/`` folder are made. Training
+    resumed from an exported model starts its optimizer afresh."""
     import zipfile
 
     from sb3_contrib import MaskablePPO
