@@ -122,7 +122,8 @@ def record_rows(measured: list[dict], command: str) -> None:
     import results
 
     def key(row: dict) -> tuple:
-        return (row["ruleset"], row["target"], row["recipe"], row["seed"], row["games"], row["env_kwargs"])
+        return (row["ruleset"], row["target"], row["recipe"], row["seed"], row["games"],
+                json.dumps(row["env_kwargs"], sort_keys=True))
 
     page = results.load("best_response")
     entry = results.table(page, "best_responses")

@@ -166,10 +166,8 @@ def test_the_parts_benchmark_measures_every_part_and_puts_each_back(tmp_path):
     assert (tmp_path / "parts.json").read_text().startswith("{")
 
 
-def test_the_best_response_benchmark_runs_end_to_end_and_keeps_finished_targets(tmp_path, capsys):
-    spec = importlib.util.spec_from_file_location("best_response", SCRIPT.parent / "best_response.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_the_best_response_benchmark_runs_end_to_end_and_keeps_finished_targets(tmp_path, capsys, monkeypatch):
+    module = load_script("best_response")
     out = tmp_path / "br.json"
     argv = ["--rulesets", "onefifty_v0", "--targets", "heuristic", "random_no_call", "--timesteps", "4096",
             "--games", "4", "--runs", str(tmp_path / "runs"), "--json", str(out), "--markdown", str(tmp_path / "br.md"),
@@ -184,6 +182,15 @@ def test_the_best_response_benchmark_runs_end_to_end_and_keeps_finished_targets(
     assert "| onefifty_v0 | heuristic |" in (tmp_path / "br.md").read_text()
     assert module.main(argv) == 0  # a rerun measures nothing again
     assert json.loads(out.read_text()) == rows
+    # --record puts the rows (env options and all) into the results page, and a rerun replaces them
+    results = load_script("results")
+    monkeypatch.setitem(sys.modules, "results", results)
+    monkeypatch.setattr(results, "RESULTS", tmp_path / "results")
+    for _ in range(2):
+        assert module.main(argv + ["--record"]) == 0
+        recorded = json.loads((tmp_path / "results" / "best_response.json").read_text())["tables"][0]["data"]["rows"]
+        assert [(r["target"], r["env_kwargs"]) for r in recorded] == [
+            (target, {"single_round": True, "max_turns_per_round": 30}) for target in ("heuristic", "random_no_call")]
     assert module.main(["--targets", "nobody"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err
 
