@@ -119,8 +119,8 @@ def test_strength_table_fills_every_cell_and_keeps_finished_ones(tmp_path, monke
     results = json.loads(out.read_text())
     agents = strength.agents_for("onefifty_v0", [1, 2])
     assert agents[:5] == ["random", "random_no_call", "heuristic", "ismcts:1", "ismcts:2"]
-    assert agents[-2:] == ["ppo:pretrained", "ppo:pretrained_guided"]  # where they ship
-    assert "ppo:pretrained_guided" not in strength.agents_for("carte_v0", [1])
+    assert agents[-3:] == ["ppo:pretrained", "ppo:pretrained_guided", "ppo:pretrained_mmd"]  # where they ship
+    assert not {"ppo:pretrained_guided", "ppo:pretrained_mmd"} & set(strength.agents_for("carte_v0", [1]))
     fields = [a for a in agents if not a.startswith("ismcts")]
     assert sorted(results) == sorted(strength.cell_key("onefifty_v0", c, f) for c in agents for f in fields
                                      if not (c == "ismcts:2" and f.startswith("random")))
