@@ -274,7 +274,8 @@ def test_the_training_benchmark_measures_the_view_beside_a_null_env(tmp_path, mo
 def test_the_results_pages_are_up_to_date():
     """docs/results/<name>.md are what benchmarks/results.py draws from the JSON beside them."""
     results = load_script("results")
-    assert results.names() == ["best_response", "equilibrium_learners", "leaderboard", "openspiel_mini", "search", "speed", "strength"]
+    assert results.names() == ["best_response", "equilibrium_learners", "leaderboard", "openspiel_mini", "search",
+                               "speed", "strength"]
     assert results.stale_pages() == []
 
 

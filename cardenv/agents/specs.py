@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from cardenv.agents.base import MIXTURE_SEPARATOR, SAMPLE, SPEC_OPTIONS, MixtureAgent, NoCallAgent, split_option
-from cardenv.agents.pretrained import SHIPPED_VARIANTS, pretrained_model_path
+from cardenv.agents.pretrained import PRETRAINED, SHIPPED_VARIANTS, pretrained_model_path
 from cardenv.core.agent import Agent, RulesetInfo
 from cardenv.core.extras import require_extra
 from cardenv.rulesets import get_ruleset
@@ -125,8 +125,10 @@ AGENTS: dict[str, Callable[[RulesetInfo, np.random.Generator, str | None], Agent
 }
 AGENT_SPECS = ("random, random_no_call, heuristic, heuristic_no_call, heuristic_cautious, "
                "ismcts[:SIMULATIONS[/LEAF][@PRIOR]], search[:WORLDS]@BLUEPRINT, ppo:MODEL.zip[#sample], "
-               "ppo:pretrained[#sample], ppo:pretrained_guided, ppo:pretrained_memory, ppo:pretrained_mmd, "
-               "rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, onnx:FILE[#sample], or several joined by | (one drawn per game)")
+               f"ppo:{PRETRAINED}[#sample], "
+               + "".join(f"ppo:{variant}, " for variant in SHIPPED_VARIANTS if variant != PRETRAINED)
+               + "rllib:CHECKPOINT[#MODULE], python:MODULE:NAME, onnx:FILE[#sample], "
+               "or several joined by | (one drawn per game)")
 """The accepted agent specs, as a user reads them."""
 AGENT_EXTRAS = {"ppo": "train", "rllib": "rllib", "onnx": "onnx"}
 """Agents that need an optional dependency: name -> the extra that brings it."""
